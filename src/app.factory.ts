@@ -1,0 +1,61 @@
+import { INestApplication, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module';
+import { createValidationPipe } from './common/validation/validation.pipe';
+import { AppConfig } from './config/app-config';
+
+const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+
+/** Builds the fully configured application (used by main.ts, the worker and the tests). */
+export async function createApp(env: NodeJS.ProcessEnv = process.env): Promise<NestExpressApplication> {
+  const level = (env.LOG_LEVEL as LogLevel | undefined) ?? 'log';
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(env), {
+    logger: LEVELS.slice(0, Math.max(1, LEVELS.indexOf(level) + 1)),
+    bodyParser: true,
+  });
+  const config = app.get(AppConfig);
+  app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  app.disable('x-powered-by');
+  app.useBodyParser('json', { limit: '2mb' });
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  if (config.SWAGGER_ENABLED) setupSwagger(app);
+  return app;
+}
+
+export function setupSwagger(app: INestApplication) {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Asset maintenance and compliance platform')
+      .setDescription(
+        'Multi-tenant API. Choose the client with `X-Client-ID` (or subdomain / custom domain) and the sandbox with `X-Tenant-ID`.',
+      )
+      .setVersion('1.0')
+      .addBearerAuth({
+        type: 'http',
+        scheme: 'bearer',
+        description: 'JWT from /auth/local, or an API token svc_...',
+      })
+      .addGlobalParameters(
+        {
+          name: 'X-Client-ID',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: 'Client identifier',
+        },
+        {
+          name: 'X-Tenant-ID',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: 'Sandbox schema; omit for production',
+        },
+      )
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+}

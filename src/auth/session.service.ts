@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { Sandbox } from '../sandboxes/entities/sandbox.entity';
+import { PRODUCTION_SCHEMA, tenantContext } from '../tenancy/tenant-context';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { User } from '../users/entities/user.entity';
+import { JwtService } from './jwt.service';
+import { randomToken, sha256 } from './token-hash';
+
+const REFRESH_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export interface SandboxSummary {
+  id: number;
+  name: string;
+  slug: string;
+  schemaName: string;
+  isMain: boolean;
+}
+
+export interface LoginResponse {
+  jwt: string;
+  refreshToken: string;
+  user: {
+    id: number;
+    email: string;
+    username: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    companyId: number | null;
+    role: { id: number; name: string; type: string };
+  };
+  sandbox: SandboxSummary;
+}
+
+export const PRODUCTION_SANDBOX: SandboxSummary = Object.freeze({
+  id: 0,
+  name: 'Production',
+  slug: 'main',
+  schemaName: PRODUCTION_SCHEMA,
+  isMain: true,
+});
+
+/** Issues the access token and a refresh token of a new family: the login response of /auth/local. */
+@Injectable()
+export class SessionService {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly db: TenantDatabase,
+  ) {}
+
+  /** `user` must have its role loaded. */
+  async issue(user: User, familyId: string = randomUUID()): Promise<LoginResponse> {
+    const refreshToken = await this.db.production((m) => this.createRefreshToken(m, user.id, familyId));
+    return {
+      jwt: this.accessToken(user),
+      refreshToken,
+      user: {
+        id: user.id,
+        email: user.email,
+        username: user.username,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        companyId: user.companyId,
+        role: { id: user.role!.id, name: user.role!.name, type: user.role!.type },
+      },
+      sandbox: await this.currentSandbox(),
+    };
+  }
+
+  accessToken(user: User): string {
+    return this.jwt.sign({
+      sub: String(user.id),
+      email: user.email,
+      role: user.role!.type,
+      companyId: user.companyId,
+      cid: tenantContext.get().client.identifier,
+      tv: user.tokenVersion,
+    });
+  }
+
+  async createRefreshToken(manager: EntityManager, userId: number, familyId: string): Promise<string> {
+    const value = randomToken(48);
+    await manager.query(
+      'INSERT INTO public.refresh_tokens (user_id, token_hash, family_id, expires_at) VALUES ($1, $2, $3, $4)',
+      [userId, sha256(value), familyId, new Date(Date.now() + REFRESH_TTL_MS)],
+    );
+    return value;
+  }
+
+  private async currentSandbox(): Promise<SandboxSummary> {
+    const { schema } = tenantContext.get();
+    if (schema === PRODUCTION_SCHEMA) return PRODUCTION_SANDBOX;
+    const sandbox = await this.db.production((m) =>
+      m.getRepository(Sandbox).findOneBy({ schemaName: schema }),
+    );
+    if (!sandbox) return PRODUCTION_SANDBOX;
+    return {
+      id: sandbox.id,
+      name: sandbox.name,
+      slug: sandbox.slug,
+      schemaName: sandbox.schemaName,
+      isMain: false,
+    };
+  }
+}

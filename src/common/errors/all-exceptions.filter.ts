@@ -1,0 +1,132 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { tenantContext } from '../../tenancy/tenant-context';
+import { AppError, EnvelopeBError, PlainMessageError } from './app-error';
+import { httpErrorEvents } from './http-error-events';
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_ENTITY',
+  423: 'ACCOUNT_LOCKED',
+  429: 'RATE_LIMITED',
+};
+
+interface Answer {
+  status: number;
+  code: string;
+  message: string;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Turns every error into the envelopes of DECISIONS.md; unknown errors become a logged 500. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost) {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const requestId = tenantContext.peek()?.requestId ?? String(request.headers['x-request-id'] ?? '');
+    const answer = this.toAnswer(exception, requestId);
+    if (answer.status >= 500) {
+      this.logger.error(
+        `${request.method} ${request.originalUrl} [${requestId}]`,
+        (exception as Error)?.stack,
+      );
+    }
+    httpErrorEvents.emit('http-error', {
+      status: answer.status,
+      code: answer.code,
+      message: answer.message,
+      method: request.method,
+      path: request.originalUrl,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+      requestId,
+    });
+    if (response.headersSent) return;
+    for (const [name, value] of Object.entries(answer.headers ?? {})) response.setHeader(name, value);
+    response.status(answer.status).json(answer.body);
+  }
+
+  private toAnswer(exception: unknown, requestId: string): Answer {
+    if (exception instanceof AppError) {
+      return this.envelopeA(
+        exception.status,
+        exception.code,
+        exception.message,
+        exception.details,
+        exception.headers,
+      );
+    }
+    if (exception instanceof EnvelopeBError) {
+      return {
+        status: exception.status,
+        code: 'BAD_REQUEST',
+        message: exception.message,
+        body: { success: false, message: exception.message },
+      };
+    }
+    if (exception instanceof PlainMessageError) {
+      return {
+        status: exception.status,
+        code: 'BAD_REQUEST',
+        message: exception.message,
+        body: { error: exception.message },
+      };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const payload = exception.getResponse();
+      const message =
+        typeof payload === 'string'
+          ? payload
+          : Array.isArray((payload as { message?: unknown }).message)
+            ? (payload as { message: string[] }).message.join('; ')
+            : typeof (payload as { message?: unknown }).message === 'string'
+              ? (payload as { message: string }).message
+              : exception.message;
+      return this.envelopeA(status, CODE_BY_STATUS[status] ?? 'ERROR', message);
+    }
+    const bodyParserError = exception as { type?: string; status?: number; message?: string };
+    if (bodyParserError?.type === 'entity.parse.failed') {
+      return this.envelopeA(400, 'BAD_REQUEST', 'Malformed JSON body');
+    }
+    if (bodyParserError?.type === 'entity.too.large') {
+      return this.envelopeA(413, 'PAYLOAD_TOO_LARGE', 'Request body too large');
+    }
+    if (exception instanceof QueryFailedError) {
+      const code = (exception as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
+      if (code === '23505')
+        return this.envelopeA(409, 'CONFLICT', 'A record with this unique value already exists');
+      if (code === '23503')
+        return this.envelopeA(409, 'CONFLICT', 'The record is referenced by or references a missing record');
+      if (code === '22P02' || code === '22003') return this.envelopeA(400, 'BAD_REQUEST', 'Invalid value');
+    }
+    return this.envelopeA(HttpStatus.INTERNAL_SERVER_ERROR, 'INTERNAL_ERROR', 'Internal server error', {
+      requestId,
+    });
+  }
+
+  private envelopeA(
+    status: number,
+    code: string,
+    message: string,
+    details?: unknown,
+    headers?: Record<string, string>,
+  ): Answer {
+    const error: Record<string, unknown> = { status, code, message };
+    if (details !== undefined) error.details = details;
+    return { status, code, message, body: { error }, headers };
+  }
+}

@@ -1,0 +1,184 @@
+import { Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { ConfigError, loadSettings, toBool, toInt } from './load-settings';
+
+export { ConfigError };
+
+/**
+ * Every setting of the service. Each property is read from the environment variable of the same
+ * name; `.env.example` lists them with their defaults and meaning. `sensitive` ones are never logged.
+ */
+export class AppConfig {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/svc_master';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_MAX = 10;
+
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /** Prefix of every Redis key and Bull queue, so several deployments (or test runs) share one Redis. */
+  @IsString()
+  @Matches(/^[a-z0-9_:-]+$/i)
+  REDIS_PREFIX = 'svc';
+
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  JWT_SECRET = 'dev-only-jwt-secret-change-me-0123456789abcdef';
+
+  @Matches(/^([0-9a-f]{64}|[A-Za-z0-9+/]{43}=)$/, {
+    message: 'must be 32 bytes as 64 hex characters or base64',
+  })
+  ENCRYPTION_KEY = '0000000000000000000000000000000000000000000000000000000000000000';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  JWT_EXPIRES_IN_SECONDS = 86400;
+
+  @Transform(toBool)
+  @IsBoolean()
+  MULTITENANCY_DATABASE_ENABLED = true;
+
+  @IsOptional()
+  @IsString()
+  MULTITENANCY_BASE_DOMAIN?: string = undefined;
+
+  @IsString()
+  MULTITENANCY_DB_HOST = 'localhost';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  MULTITENANCY_DB_PORT = 5432;
+
+  /** Prefix of client database and login-role names: a client `acme` lives in `svc_acme`. */
+  @Matches(/^[a-z][a-z0-9_]{0,20}$/, { message: 'must be a lowercase identifier prefix' })
+  MULTITENANCY_DB_PREFIX = 'svc_';
+
+  @Transform(toBool)
+  @IsBoolean()
+  MULTITENANCY_DATABASE_AUTO_MIGRATE = true;
+
+  /** Connections per client pool. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  TENANT_POOL_MAX = 5;
+
+  /** Upper bound of PostgreSQL connections held by all client pools of this process together. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  TENANT_CONNECTION_CEILING = 60;
+
+  /** A client pool unused this long is closed. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  TENANT_POOL_IDLE_MS = 300000;
+
+  /** Fallback refresh of the client registry cache (changes are pushed over Redis at once). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  CLIENT_CACHE_REFRESH_MS = 5000;
+
+  @IsOptional()
+  @IsEmail()
+  BOOTSTRAP_ADMIN_EMAIL?: string = 'admin@example.com';
+
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  BOOTSTRAP_ADMIN_PASSWORD?: string = undefined;
+
+  @IsOptional()
+  @Matches(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string = undefined;
+
+  @IsString()
+  MAIL_FROM = 'Platform <no-reply@localhost>';
+
+  /** Public address used in e-mailed links when the client has no domain of its own. */
+  @Matches(/^https?:\/\//, { message: 'must be an http(s) URL' })
+  PUBLIC_APP_URL = 'http://localhost:3000';
+
+  /** Number of reverse-proxy hops in front of the service whose X-Forwarded-For is trusted. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  TRUST_PROXY_HOPS = 0;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  METRICS_TOKEN?: string = undefined;
+
+  @Transform(toBool)
+  @IsBoolean()
+  SWAGGER_ENABLED = true;
+
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(4)
+  @Max(15)
+  BCRYPT_ROUNDS = 10;
+
+  /** Set false in a process that should only serve HTTP (Bull processors then run in workers). */
+  @Transform(toBool)
+  @IsBoolean()
+  QUEUE_PROCESSORS_ENABLED = true;
+}
+
+export const SENSITIVE_SETTINGS = new Set<string>([
+  'JWT_SECRET',
+  'ENCRYPTION_KEY',
+  'BOOTSTRAP_ADMIN_PASSWORD',
+  'METRICS_TOKEN',
+  'SMTP_URL',
+]);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const config = loadSettings(AppConfig, env);
+  if (config.NODE_ENV === 'production') {
+    const missing = (['JWT_SECRET', 'ENCRYPTION_KEY'] as const).filter((key) => !env[key]);
+    if (missing.length) {
+      throw new ConfigError(
+        `Invalid configuration:\n  ${missing.map((k) => `${k}: must be set in production`).join('\n  ')}`,
+      );
+    }
+  }
+  return config;
+}

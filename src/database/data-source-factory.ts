@@ -1,0 +1,93 @@
+import { Client as PgClient } from 'pg';
+import { DataSource, MigrationInterface } from 'typeorm';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+export interface DbTarget {
+  host: string;
+  port: number;
+  database: string;
+  username: string;
+  password?: string;
+}
+
+export function parseDatabaseUrl(url: string): DbTarget {
+  const parsed = new URL(url);
+  return {
+    host: decodeURIComponent(parsed.hostname) || '127.0.0.1',
+    port: Number(parsed.port || 5432),
+    database: decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'postgres',
+    username: decodeURIComponent(parsed.username || 'postgres'),
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+  };
+}
+
+export interface DataSourceSettings {
+  entities: Function[];
+  poolMax: number;
+  /** Schema for the session's search_path; `public` for every pooled application connection. */
+  schema?: string;
+  idleTimeoutMs?: number;
+  migrations?: (new () => MigrationInterface)[];
+  migrationsTableName?: string;
+  applicationName?: string;
+}
+
+export function createDataSource(target: DbTarget, settings: DataSourceSettings): DataSource {
+  const schema = settings.schema ?? 'public';
+  return new DataSource({
+    type: 'postgres',
+    host: target.host,
+    port: target.port,
+    username: target.username,
+    password: target.password,
+    database: target.database,
+    schema,
+    entities: settings.entities,
+    migrations: settings.migrations ?? [],
+    migrationsTableName: settings.migrationsTableName ?? 'migrations',
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    logging: ['error'],
+    poolSize: settings.poolMax,
+    extra: {
+      max: settings.poolMax,
+      idleTimeoutMillis: settings.idleTimeoutMs ?? 30000,
+      connectionTimeoutMillis: 10000,
+      application_name: settings.applicationName ?? 'svc-platform',
+      // Set at connection start-up, so it costs no round trip; never changed at session level later.
+      options: `-c search_path=${schema === 'public' ? 'public' : `${schema},public`}`,
+    },
+  });
+}
+
+/** Runs one statement on a short-lived connection (CREATE DATABASE cannot run inside a pool transaction). */
+export async function withAdminConnection<T>(
+  target: DbTarget,
+  fn: (client: PgClient) => Promise<T>,
+): Promise<T> {
+  const client = new PgClient({
+    host: target.host,
+    port: target.port,
+    user: target.username,
+    password: target.password,
+    database: target.database,
+  });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export async function databaseExists(admin: PgClient, name: string): Promise<boolean> {
+  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** Double-quotes an identifier that has already been checked against a strict pattern. */
+export function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Refusing unsafe SQL identifier: ${name}`);
+  return `"${name}"`;
+}

@@ -1,0 +1,24 @@
+import { AuditLog } from '../audit/entities/audit-log.entity';
+import { RefreshToken } from '../auth/entities/refresh-token.entity';
+import { Client } from '../platform/entities/client.entity';
+import { Sandbox } from '../sandboxes/entities/sandbox.entity';
+import { UserSandbox } from '../sandboxes/entities/user-sandbox.entity';
+import { Unit } from '../units/entities/unit.entity';
+import { Company } from '../users/entities/company.entity';
+import { Role } from '../users/entities/role.entity';
+import { User } from '../users/entities/user.entity';
+
+/** Entities of every tenant database (clients and master). Add a module's entities here. */
+export const CLIENT_ENTITIES: Function[] = [
+  Company,
+  Role,
+  User,
+  RefreshToken,
+  Sandbox,
+  UserSandbox,
+  AuditLog,
+  Unit,
+];
+
+/** Entities that exist only in the master database. */
+export const MASTER_ONLY_ENTITIES: Function[] = [Client];

@@ -1,0 +1,44 @@
+import { Logger, Provider } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CLIENT_MIGRATIONS } from '../../migrations/client';
+import { MASTER_MIGRATIONS } from '../../migrations/master';
+import { AppConfig } from '../config/app-config';
+import {
+  createDataSource,
+  databaseExists,
+  parseDatabaseUrl,
+  quoteIdent,
+  withAdminConnection,
+} from './data-source-factory';
+import { CLIENT_ENTITIES, MASTER_ONLY_ENTITIES } from './entities';
+import { runMigrationSet } from './migration-runner';
+
+export const MASTER_DATA_SOURCE = Symbol('MASTER_DATA_SOURCE');
+
+/** Creates the master database when missing and applies both migration sets to it. */
+export async function openMasterDatabase(config: AppConfig): Promise<DataSource> {
+  const logger = new Logger('MasterDatabase');
+  const target = parseDatabaseUrl(config.DATABASE_URL);
+  await withAdminConnection({ ...target, database: 'postgres' }, async (admin) => {
+    if (!(await databaseExists(admin, target.database))) {
+      logger.log(`Creating master database ${target.database}`);
+      await admin.query(`CREATE DATABASE ${quoteIdent(target.database)}`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04') throw err; // created concurrently by another replica
+      });
+    }
+  });
+  await runMigrationSet(target, MASTER_MIGRATIONS, { tableName: 'platform_migrations' });
+  await runMigrationSet(target, CLIENT_MIGRATIONS);
+  const dataSource = createDataSource(target, {
+    entities: [...CLIENT_ENTITIES, ...MASTER_ONLY_ENTITIES],
+    poolMax: config.DATABASE_POOL_MAX,
+    applicationName: 'svc-platform:master',
+  });
+  return dataSource.initialize();
+}
+
+export const masterDataSourceProvider: Provider = {
+  provide: MASTER_DATA_SOURCE,
+  inject: [AppConfig],
+  useFactory: openMasterDatabase,
+};

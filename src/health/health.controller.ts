@@ -1,0 +1,99 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { HealthCheckService, HealthIndicatorFunction, HealthIndicatorService } from '@nestjs/terminus';
+import type { Response } from 'express';
+import { Public } from '../auth/auth.decorators';
+import { AppConfig } from '../config/app-config';
+import { RedisService } from '../redis/redis.service';
+import { TenantDataSources } from '../tenancy/tenant-data-sources';
+
+const TIMEOUT_MS = 2000;
+
+function withTimeout<T>(work: Promise<T>): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`timed out after ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref(),
+    ),
+  ]);
+}
+
+@ApiTags('Health')
+@Public()
+@Controller('management/health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly dataSources: TenantDataSources,
+    private readonly redis: RedisService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Overall status, database, Redis, every open client connection, feature flags' })
+  @ApiOkResponse({ description: 'Everything up' })
+  @ApiServiceUnavailableResponse({ description: 'A component is down' })
+  async full(@Res() res: Response) {
+    const clientChecks = this.dataSources.openPools().map(({ identifier, dataSource }) =>
+      this.probe(`client:${identifier}`, async () => {
+        if (!dataSource) throw new Error('connecting');
+        await dataSource.query('SELECT 1');
+      }),
+    );
+    await this.respond(res, [...this.coreChecks(), ...clientChecks], { features: this.features() });
+  }
+
+  @Get('liveness')
+  @ApiOperation({ summary: 'Kubernetes liveness: the process answers' })
+  liveness() {
+    return { status: 'ok' };
+  }
+
+  @Get('readiness')
+  @ApiOperation({ summary: 'Kubernetes readiness: master database and Redis reachable' })
+  async readiness(@Res() res: Response) {
+    await this.respond(res, this.coreChecks(), {});
+  }
+
+  private coreChecks(): HealthIndicatorFunction[] {
+    return [
+      this.probe('database', async () => void (await this.dataSources.master.query('SELECT 1'))),
+      this.probe('broker', async () => void (await this.redis.client.ping())),
+      this.probe('cache', async () => void (await this.redis.client.ping())),
+    ];
+  }
+
+  private probe(key: string, check: () => Promise<void>): HealthIndicatorFunction {
+    return async () => {
+      const session = this.indicators.check(key);
+      try {
+        await withTimeout(check());
+        return session.up();
+      } catch (err) {
+        return session.down({ message: (err as Error).message });
+      }
+    };
+  }
+
+  private async respond(res: Response, checks: HealthIndicatorFunction[], extra: Record<string, unknown>) {
+    try {
+      const result = await this.health.check(checks);
+      res.status(200).json({ ...result, ...extra });
+    } catch (err) {
+      const body = (err as { response?: object }).response ?? { status: 'error' };
+      res.status(503).json({ ...body, ...extra });
+    }
+  }
+
+  private features(): Record<string, boolean> {
+    return {
+      multitenancy: this.config.MULTITENANCY_DATABASE_ENABLED,
+      autoMigrate: this.config.MULTITENANCY_DATABASE_AUTO_MIGRATE,
+      smtp: Boolean(this.config.SMTP_URL),
+      swagger: this.config.SWAGGER_ENABLED,
+      queueProcessors: this.config.QUEUE_PROCESSORS_ENABLED,
+      metricsProtected: Boolean(this.config.METRICS_TOKEN),
+    };
+  }
+}

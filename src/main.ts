@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { createApp } from './app.factory';
+import { AppConfig, ConfigError } from './config/app-config';
+
+async function main() {
+  const app = await createApp();
+  const config = app.get(AppConfig);
+  await app.listen(config.PORT);
+  new Logger('Main').log(`Listening on port ${config.PORT}`);
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(`Start failed: ${(err as Error).stack ?? err}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,190 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { DataSource, In, Not, Repository } from 'typeorm';
+import { AppError } from '../common/errors/app-error';
+import { paged } from '../common/pagination/pagination';
+import { AppConfig } from '../config/app-config';
+import { MASTER_DATA_SOURCE } from '../database/master-data-source';
+import { ClientRegistry } from '../tenancy/client-registry';
+import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { ClientDatabases, MigrationReport } from './client-databases.service';
+import { toClientView } from './client.view';
+import { CreateClientDto, UpdateClientDto } from './dto/client.dto';
+import { Client, ClientStatus } from './entities/client.entity';
+import { PROVISIONING_QUEUE, ProvisionJob } from './provisioning.queue';
+
+@Injectable()
+export class ClientsService {
+  private readonly clients: Repository<Client>;
+
+  constructor(
+    @Inject(MASTER_DATA_SOURCE) master: DataSource,
+    @InjectQueue(PROVISIONING_QUEUE) private readonly queue: Queue<ProvisionJob>,
+    private readonly config: AppConfig,
+    private readonly registry: ClientRegistry,
+    private readonly databases: ClientDatabases,
+    private readonly dataSources: TenantDataSources,
+  ) {
+    this.clients = master.getRepository(Client);
+  }
+
+  async create(dto: CreateClientDto) {
+    const databaseName = `${this.config.MULTITENANCY_DB_PREFIX}${dto.identifier.replace(/-/g, '_')}`;
+    if (await this.clients.exist({ where: { identifier: dto.identifier } })) {
+      throw AppError.conflict(`Client identifier "${dto.identifier}" is taken`);
+    }
+    await this.assertDomainsFree(dto.subdomain, dto.customDomain);
+    const client = await this.clients.save(
+      this.clients.create({
+        identifier: dto.identifier,
+        companyName: (dto.companyName ?? dto.name)!,
+        subdomain: dto.subdomain ?? null,
+        customDomain: dto.customDomain ?? null,
+        contactEmail: dto.contactEmail.toLowerCase(),
+        databaseHost: this.config.MULTITENANCY_DB_HOST,
+        databasePort: this.config.MULTITENANCY_DB_PORT,
+        databaseName,
+        databaseUsername: databaseName,
+        databasePassword: null,
+        status: 'PENDING',
+        maxUsers: dto.maxUsers ?? 50,
+        maxSandboxes: dto.maxSandboxes ?? 3,
+      }),
+    );
+    await this.registry.changed();
+    return { data: toClientView(client) };
+  }
+
+  async list(page: number, pageSize: number, statuses?: ClientStatus[]) {
+    const [rows, total] = await this.clients.findAndCount({
+      where: { status: statuses ? In(statuses) : Not('DELETED') },
+      order: { id: 'ASC' },
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+    });
+    return paged(rows.map(toClientView), total, page, pageSize);
+  }
+
+  async get(id: number) {
+    return { data: toClientView(await this.find(id)) };
+  }
+
+  async update(id: number, dto: UpdateClientDto) {
+    const client = await this.find(id);
+    await this.assertDomainsFree(dto.subdomain, dto.customDomain, id);
+    const companyName = dto.companyName ?? dto.name;
+    if (companyName !== undefined) client.companyName = companyName;
+    if (dto.subdomain !== undefined) client.subdomain = dto.subdomain;
+    if (dto.customDomain !== undefined) client.customDomain = dto.customDomain;
+    if (dto.contactEmail !== undefined) client.contactEmail = dto.contactEmail.toLowerCase();
+    if (dto.maxUsers !== undefined) client.maxUsers = dto.maxUsers;
+    if (dto.maxSandboxes !== undefined) client.maxSandboxes = dto.maxSandboxes;
+    const saved = await this.clients.save(client);
+    await this.registry.changed();
+    return { data: toClientView(saved) };
+  }
+
+  async remove(id: number) {
+    const client = await this.find(id);
+    await this.transition(client, ['PENDING', 'ACTIVE', 'SUSPENDED'], 'DELETED');
+    await this.dataSources.close(client.identifier);
+    return { data: toClientView(await this.find(id, true)) };
+  }
+
+  async provision(id: number) {
+    const client = await this.find(id);
+    await this.transition(client, ['PENDING'], 'PROVISIONING');
+    await this.queue.add({ clientId: id }, { attempts: 1, removeOnComplete: 100, removeOnFail: 100 });
+    return { data: toClientView(await this.find(id)) };
+  }
+
+  async suspend(id: number) {
+    const client = await this.find(id);
+    await this.transition(client, ['ACTIVE'], 'SUSPENDED');
+    await this.dataSources.close(client.identifier);
+    return { data: toClientView(await this.find(id)) };
+  }
+
+  async activate(id: number) {
+    const client = await this.find(id);
+    await this.transition(client, ['SUSPENDED'], 'ACTIVE');
+    return { data: toClientView(await this.find(id)) };
+  }
+
+  async migrateAll() {
+    const results: Record<string, { migrationsRun: string[]; error?: string }> = {};
+    for (const client of await this.clients.find({ where: { status: 'ACTIVE' }, order: { id: 'ASC' } })) {
+      try {
+        results[client.identifier] = { migrationsRun: await this.databases.migrate(client) };
+      } catch (err) {
+        results[client.identifier] = { migrationsRun: [], error: (err as Error).message };
+      }
+    }
+    return { data: results };
+  }
+
+  async migrateOne(id: number) {
+    const client = await this.find(id);
+    if (client.status !== 'ACTIVE' && client.status !== 'SUSPENDED') {
+      throw AppError.conflict(`Client is ${client.status}; only provisioned clients can be migrated`);
+    }
+    const migrationsRun = await this.databases.migrate(client);
+    return {
+      data: { identifier: client.identifier, migrationsRun, ...(await this.databases.status(client)) },
+    };
+  }
+
+  async migrationStatus() {
+    const data: Record<string, MigrationReport> = {};
+    const clients = await this.clients.find({
+      where: { status: In(['ACTIVE', 'SUSPENDED']) },
+      order: { id: 'ASC' },
+    });
+    for (const client of clients) data[client.identifier] = await this.databases.status(client);
+    const reports = Object.values(data);
+    return {
+      data,
+      totalClients: reports.length,
+      clientsWithPendingMigrations: reports.filter((r) => r.pendingCount > 0).length,
+    };
+  }
+
+  private async find(id: number, includeDeleted = false): Promise<Client> {
+    const client = await this.clients.findOneBy({ id });
+    if (!client || (client.status === 'DELETED' && !includeDeleted)) throw AppError.notFound('Client');
+    return client;
+  }
+
+  /** A state change that only applies from the listed states, safe against concurrent calls. */
+  private async transition(client: Client, from: ClientStatus[], to: ClientStatus) {
+    const result = await this.clients
+      .createQueryBuilder()
+      .update()
+      .set({ status: to, ...(to === 'PROVISIONING' ? { lastError: null } : {}) })
+      .where('id = :id AND status IN (:...from)', { id: client.id, from })
+      .execute();
+    if (!result.affected) {
+      throw AppError.conflict(
+        `Client is ${client.status}; cannot move to ${to} (allowed from ${from.join(', ')})`,
+      );
+    }
+    await this.registry.changed();
+  }
+
+  private async assertDomainsFree(subdomain?: string, customDomain?: string, exceptId?: number) {
+    for (const [field, value] of [
+      ['subdomain', subdomain],
+      ['customDomain', customDomain],
+    ] as const) {
+      if (!value) continue;
+      const taken = await this.clients
+        .createQueryBuilder('c')
+        .where(`lower(c.${field === 'subdomain' ? 'subdomain' : 'custom_domain'}) = :value`, { value })
+        .andWhere("c.status <> 'DELETED'")
+        .andWhere(exceptId ? 'c.id <> :exceptId' : '1=1', { exceptId })
+        .getExists();
+      if (taken) throw AppError.conflict(`${field} "${value}" is taken`);
+    }
+  }
+}

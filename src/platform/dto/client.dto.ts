@@ -1,0 +1,167 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  IsEmail,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  NotEquals,
+  ValidateIf,
+} from 'class-validator';
+import { CLIENT_STATUSES, ClientStatus } from '../entities/client.entity';
+
+const lower = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim().toLowerCase() : value;
+const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export class CreateClientDto {
+  @ApiProperty({ description: 'Unique slug; names the client database', example: 'acme-energy' })
+  @Transform(lower)
+  @IsString()
+  @Matches(/^[a-z][a-z0-9-]{1,38}[a-z0-9]$/, {
+    message: 'identifier must be 3-40 lowercase letters, digits or hyphens, starting with a letter',
+  })
+  @NotEquals('master', { message: 'identifier "master" is reserved' })
+  identifier: string;
+
+  @ApiPropertyOptional({ description: 'Display name (alias of companyName)', example: 'Acme Energy' })
+  @ValidateIf((o: CreateClientDto) => o.companyName === undefined)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'Display name' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  companyName?: string;
+
+  @ApiPropertyOptional({ example: 'acme' })
+  @IsOptional()
+  @Transform(lower)
+  @IsString()
+  @Matches(DNS_LABEL, { message: 'subdomain must be a DNS label' })
+  subdomain?: string;
+
+  @ApiPropertyOptional({ example: 'maintenance.acme.com' })
+  @IsOptional()
+  @Transform(lower)
+  @IsString()
+  @Matches(DOMAIN, { message: 'customDomain must be a domain name' })
+  customDomain?: string;
+
+  @ApiProperty({ description: 'E-mail of the first ADMIN user', example: 'it@acme.com' })
+  @IsEmail()
+  @MaxLength(254)
+  contactEmail: string;
+
+  @ApiPropertyOptional({ minimum: 1, default: 50 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  maxUsers?: number;
+
+  @ApiPropertyOptional({ minimum: 0, default: 3 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  maxSandboxes?: number;
+}
+
+export class UpdateClientDto {
+  @ApiPropertyOptional({ description: 'Alias of companyName' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  companyName?: string;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @Transform(lower)
+  @IsString()
+  @Matches(DNS_LABEL, { message: 'subdomain must be a DNS label' })
+  subdomain?: string;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @Transform(lower)
+  @IsString()
+  @Matches(DOMAIN, { message: 'customDomain must be a domain name' })
+  customDomain?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsEmail()
+  @MaxLength(254)
+  contactEmail?: string;
+
+  @ApiPropertyOptional({ minimum: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  maxUsers?: number;
+
+  @ApiPropertyOptional({ minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  maxSandboxes?: number;
+}
+
+export class ClientDto {
+  @ApiProperty() id: number;
+  @ApiProperty() identifier: string;
+  @ApiProperty() companyName: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) subdomain: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) customDomain: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) contactEmail: string | null;
+  @ApiProperty({ enum: CLIENT_STATUSES }) status: ClientStatus;
+  @ApiPropertyOptional({ nullable: true, type: Number }) maxUsers: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) maxSandboxes: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Date }) provisionedAt: Date | null;
+  @ApiPropertyOptional({ nullable: true, type: Date }) lastAccessAt: Date | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) lastError: string | null;
+  @ApiProperty() createdAt: Date;
+  @ApiProperty() updatedAt: Date;
+}
+
+export class ClientEnvelopeDto {
+  @ApiProperty({ type: ClientDto }) data: ClientDto;
+}
+
+export class MigrationStatusEntryDto {
+  @ApiPropertyOptional({ nullable: true, type: String }) currentVersion: string | null;
+  @ApiProperty() pendingCount: number;
+  @ApiProperty({ type: [String] }) pendingVersions: string[];
+}
+
+export class MigrationStatusDto {
+  @ApiProperty({
+    description: 'Keyed by client identifier',
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/MigrationStatusEntryDto' },
+  })
+  data: Record<string, MigrationStatusEntryDto>;
+  @ApiProperty() totalClients: number;
+  @ApiProperty() clientsWithPendingMigrations: number;
+}

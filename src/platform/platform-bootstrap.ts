@@ -1,0 +1,68 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { PasswordHasher } from '../auth/password-hasher';
+import { AppConfig } from '../config/app-config';
+import { MASTER_DATA_SOURCE } from '../database/master-data-source';
+import { roleIdOf, seedDefaultData } from '../users/default-data.seeder';
+import { ClientDatabases } from './client-databases.service';
+import { Client } from './entities/client.entity';
+
+/** Seeds the master tenant, the first SUPER_ADMIN, and auto-migrates active clients at start. */
+@Injectable()
+export class PlatformBootstrap implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Bootstrap');
+
+  constructor(
+    @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
+    private readonly config: AppConfig,
+    private readonly hasher: PasswordHasher,
+    private readonly databases: ClientDatabases,
+  ) {}
+
+  async onApplicationBootstrap() {
+    await this.seedMaster();
+    if (this.config.MULTITENANCY_DATABASE_ENABLED && this.config.MULTITENANCY_DATABASE_AUTO_MIGRATE) {
+      await this.migrateClients();
+    }
+  }
+
+  private async seedMaster() {
+    await this.master.transaction(async (m) => {
+      await m.query('SELECT pg_advisory_xact_lock(7243002)');
+      const { companyId } = await seedDefaultData(m, 'Platform');
+      const [existing] = await m.query(
+        `SELECT 1 FROM public.users u JOIN public.roles r ON r.id = u.role_id WHERE r.type = 'SUPER_ADMIN' LIMIT 1`,
+      );
+      if (existing || !this.config.BOOTSTRAP_ADMIN_EMAIL) return;
+      const generated = !this.config.BOOTSTRAP_ADMIN_PASSWORD;
+      const password = this.config.BOOTSTRAP_ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
+      await m.query(
+        `INSERT INTO public.users (email, username, first_name, last_name, password_hash, role_id, company_id, confirmed)
+         VALUES ($1, $1, 'Platform', 'Administrator', $2, $3, $4, true)`,
+        [
+          this.config.BOOTSTRAP_ADMIN_EMAIL.toLowerCase(),
+          await this.hasher.hash(password),
+          await roleIdOf(m, 'SUPER_ADMIN'),
+          companyId,
+        ],
+      );
+      this.logger.warn(
+        generated
+          ? `Created SUPER_ADMIN ${this.config.BOOTSTRAP_ADMIN_EMAIL} with generated password: ${password} (shown once; change it)`
+          : `Created SUPER_ADMIN ${this.config.BOOTSTRAP_ADMIN_EMAIL} from BOOTSTRAP_ADMIN_PASSWORD`,
+      );
+    });
+  }
+
+  private async migrateClients() {
+    const clients = await this.master.getRepository(Client).findBy({ status: 'ACTIVE' });
+    for (const client of clients) {
+      await this.databases
+        .migrate(client)
+        .catch((err: Error) =>
+          this.logger.error(`Auto-migration of ${client.identifier} failed: ${err.message}`),
+        );
+    }
+  }
+}

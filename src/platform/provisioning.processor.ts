@@ -1,0 +1,121 @@
+import { Process, Processor } from '@nestjs/bull';
+import { Inject, Logger } from '@nestjs/common';
+import type { Job } from 'bull';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AuthSettings } from '../auth/auth.settings';
+import { PasswordResetService } from '../auth/password-reset.service';
+import { SecretBox } from '../common/crypto/secret-box';
+import { createDataSource, parseDatabaseUrl } from '../database/data-source-factory';
+import { CLIENT_ENTITIES } from '../database/entities';
+import { MASTER_DATA_SOURCE } from '../database/master-data-source';
+import { MailService } from '../mail/mail.service';
+import { ClientLinks } from '../tenancy/client-links';
+import { ClientRegistry } from '../tenancy/client-registry';
+import { MASTER_CLIENT, PRODUCTION_SCHEMA, tenantContext } from '../tenancy/tenant-context';
+import { roleIdOf, seedDefaultData } from '../users/default-data.seeder';
+import { AppConfig } from '../config/app-config';
+import { ClientDatabases } from './client-databases.service';
+import { Client } from './entities/client.entity';
+import { PROVISIONING_QUEUE, ProvisionJob } from './provisioning.queue';
+
+/**
+ * Creates the client's database and login role, migrates it, seeds roles and a company, creates the
+ * first ADMIN (the contact e-mail) and mails them a password-setup link. Every step is idempotent:
+ * a failed run leaves the client PENDING with lastError, and provisioning again picks up from there.
+ */
+@Processor(PROVISIONING_QUEUE)
+export class ProvisioningProcessor {
+  private readonly logger = new Logger(ProvisioningProcessor.name);
+
+  constructor(
+    @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
+    private readonly config: AppConfig,
+    private readonly secrets: SecretBox,
+    private readonly databases: ClientDatabases,
+    private readonly registry: ClientRegistry,
+    private readonly resets: PasswordResetService,
+    private readonly mail: MailService,
+    private readonly links: ClientLinks,
+    private readonly authSettings: AuthSettings,
+  ) {}
+
+  @Process()
+  async provision(job: Job<ProvisionJob>): Promise<void> {
+    const store = { requestId: `job:provision:${job.id}`, client: MASTER_CLIENT, schema: PRODUCTION_SCHEMA };
+    await tenantContext.run(store, () => this.run(job.data.clientId));
+  }
+
+  private async run(clientId: number) {
+    const clients = this.master.getRepository(Client);
+    const client = await clients.findOneBy({ id: clientId });
+    if (!client || client.status !== 'PROVISIONING') return;
+    try {
+      let password: string;
+      if (client.databasePassword) {
+        password = this.secrets.decrypt(client.databasePassword);
+      } else {
+        password = randomBytes(24).toString('base64url');
+        client.databasePassword = this.secrets.encrypt(password);
+        await clients.update(client.id, { databasePassword: client.databasePassword });
+      }
+      await this.databases.create(client, password);
+      const setup = await this.seed(client);
+      await clients.update(client.id, { status: 'ACTIVE', provisionedAt: new Date(), lastError: null });
+      await this.registry.changed();
+      if (setup) await this.sendSetupMail(client, setup.email, setup.code);
+      this.logger.log(`Provisioned client ${client.identifier}`);
+    } catch (err) {
+      this.logger.error(`Provisioning ${client.identifier} failed: ${(err as Error).message}`);
+      await clients.update(client.id, {
+        status: 'PENDING',
+        lastError: (err as Error).message.slice(0, 2000),
+      });
+      await this.registry.changed();
+    }
+  }
+
+  /** Seeds defaults and the first ADMIN; returns the setup code when that user was created now. */
+  private async seed(client: Client): Promise<{ email: string; code: string } | null> {
+    const admin = parseDatabaseUrl(this.config.DATABASE_URL);
+    const dataSource = createDataSource(
+      {
+        host: client.databaseHost,
+        port: client.databasePort,
+        database: client.databaseName,
+        username: admin.username,
+        password: admin.password,
+      },
+      { entities: CLIENT_ENTITIES, poolMax: 1, applicationName: 'svc-platform:provisioning' },
+    );
+    await dataSource.initialize();
+    try {
+      return await dataSource.transaction(async (m) => {
+        const { companyId } = await seedDefaultData(m, client.companyName);
+        const email = client.contactEmail!;
+        const [existing] = await m.query('SELECT id FROM public.users WHERE lower(email) = lower($1)', [
+          email,
+        ]);
+        if (existing) return null;
+        const [user] = await m.query(
+          `INSERT INTO public.users (email, username, role_id, company_id, confirmed)
+           VALUES ($1, $1, $2, $3, true) RETURNING id`,
+          [email, await roleIdOf(m, 'ADMIN'), companyId],
+        );
+        return { email, code: await this.resets.issueCode(m, user.id) };
+      });
+    } finally {
+      await dataSource.destroy();
+    }
+  }
+
+  private async sendSetupMail(client: Client, email: string, code: string) {
+    const tenant = { identifier: client.identifier, id: client.id, isMaster: false };
+    const link = this.links.link(tenant, '/reset-password', { code });
+    await this.mail.send({
+      to: email,
+      subject: `Your ${client.companyName} account is ready`,
+      text: `An administrator account was created for you.\n\nSet your password here (valid ${this.authSettings.PASSWORD_RESET_TTL_MINUTES} minutes): ${link}\n\nClient: ${client.identifier}`,
+    });
+  }
+}

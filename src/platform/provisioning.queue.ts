@@ -1,0 +1,5 @@
+export const PROVISIONING_QUEUE = 'provisioning';
+
+export interface ProvisionJob {
+  clientId: number;
+}

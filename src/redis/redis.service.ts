@@ -1,0 +1,51 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import Redis from 'ioredis';
+import { AppConfig } from '../config/app-config';
+
+type Handler = (message: string) => void;
+
+/** One command connection and one subscriber connection per process, with the deployment's key prefix. */
+@Injectable()
+export class RedisService implements OnModuleDestroy {
+  private readonly logger = new Logger(RedisService.name);
+  readonly client: Redis;
+  private subscriber?: Redis;
+  private readonly handlers = new Map<string, Set<Handler>>();
+
+  constructor(private readonly config: AppConfig) {
+    this.client = this.connect();
+  }
+
+  key(...parts: (string | number)[]): string {
+    return [this.config.REDIS_PREFIX, ...parts].join(':');
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.client.publish(this.key('events', channel), message);
+  }
+
+  async subscribe(channel: string, handler: Handler): Promise<void> {
+    const full = this.key('events', channel);
+    if (!this.subscriber) {
+      this.subscriber = this.connect();
+      this.subscriber.on('message', (ch: string, message: string) => {
+        for (const h of this.handlers.get(ch) ?? []) h(message);
+      });
+    }
+    if (!this.handlers.has(full)) {
+      this.handlers.set(full, new Set());
+      await this.subscriber.subscribe(full);
+    }
+    this.handlers.get(full)!.add(handler);
+  }
+
+  async onModuleDestroy() {
+    await Promise.allSettled([this.client.quit(), this.subscriber?.quit()]);
+  }
+
+  private connect(): Redis {
+    const redis = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: 3, enableReadyCheck: true });
+    redis.on('error', (err) => this.logger.warn(`Redis: ${err.message}`));
+    return redis;
+  }
+}

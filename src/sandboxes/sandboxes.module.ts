@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { SandboxesController } from './sandboxes.controller';
+import { SandboxesService } from './sandboxes.service';
+
+@Module({
+  controllers: [SandboxesController],
+  providers: [SandboxesService],
+})
+export class SandboxesModule {}

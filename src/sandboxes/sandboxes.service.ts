@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { can } from '../auth/auth.guard';
+import { Principal } from '../auth/principal';
+import { hasRank } from '../auth/roles';
+import { AppError } from '../common/errors/app-error';
+import { ClientDatabases } from '../platform/client-databases.service';
+import { ClientRegistry } from '../tenancy/client-registry';
+import { SandboxSchemas } from '../tenancy/sandbox-schemas';
+import { tenantContext } from '../tenancy/tenant-context';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { CreateSandboxDto, SandboxDto } from './dto/sandbox.dto';
+import { Sandbox } from './entities/sandbox.entity';
+
+const PRODUCTION: SandboxDto = {
+  id: 'main',
+  name: 'Production',
+  description: 'Production data',
+  slug: 'main',
+  schemaName: 'public',
+  isMain: true,
+  createdAt: null,
+};
+
+@Injectable()
+export class SandboxesService {
+  constructor(
+    private readonly db: TenantDatabase,
+    private readonly registry: ClientRegistry,
+    private readonly databases: ClientDatabases,
+    private readonly schemas: SandboxSchemas,
+  ) {}
+
+  /** Production plus the sandboxes the caller may enter. */
+  async list(principal: Principal): Promise<SandboxDto[]> {
+    const rows = await this.db.production((m) =>
+      hasRank(principal.role, 'ADMIN')
+        ? m.getRepository(Sandbox).find({ order: { id: 'ASC' } })
+        : m
+            .getRepository(Sandbox)
+            .createQueryBuilder('s')
+            .where(
+              's.created_by_id = :uid OR EXISTS (SELECT 1 FROM user_sandboxes us WHERE us.sandbox_id = s.id AND us.user_id = :uid)',
+              { uid: principal.userId },
+            )
+            .orderBy('s.id')
+            .getMany(),
+    );
+    return [PRODUCTION, ...rows.map(toView)];
+  }
+
+  async create(principal: Principal, dto: CreateSandboxDto): Promise<SandboxDto> {
+    if (!can(principal, 'sandboxes:create')) throw AppError.forbidden();
+    const { client: tenant } = tenantContext.get();
+    const client = tenant.isMaster ? null : (this.registry.findByIdentifier(tenant.identifier) ?? null);
+    const slug = dto.name
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 40);
+    if (!slug) throw AppError.validation([{ field: 'name', message: 'name must contain a letter or digit' }]);
+    const schemaName = `sandbox_${slug}`;
+
+    const count = await this.db.production((m) => m.getRepository(Sandbox).count());
+    if (client?.maxSandboxes != null && count >= client.maxSandboxes) {
+      throw AppError.conflict(`This client may have at most ${client.maxSandboxes} sandboxes`);
+    }
+    const taken = await this.db.production((m) =>
+      m.getRepository(Sandbox).exists({ where: [{ slug }, { schemaName }] }),
+    );
+    if (taken) throw AppError.conflict(`A sandbox named "${slug}" exists`);
+
+    await this.databases.createSchema(client, schemaName);
+    try {
+      if (dto.copyData) await this.databases.copyProduction(client, schemaName);
+      const sandbox = await this.db.production((m) =>
+        m.getRepository(Sandbox).save({
+          name: dto.name.trim(),
+          slug,
+          description: dto.description ?? null,
+          schemaName,
+          createdById: principal.userId,
+        }),
+      );
+      await this.schemas.changed(tenant);
+      return toView(sandbox);
+    } catch (err) {
+      await this.databases.dropSchema(client, schemaName).catch(() => undefined);
+      throw err;
+    }
+  }
+}
+
+function toView(s: Sandbox): SandboxDto {
+  return {
+    id: String(s.id),
+    name: s.name,
+    description: s.description,
+    slug: s.slug,
+    schemaName: s.schemaName,
+    isMain: false,
+    createdAt: s.createdAt,
+  };
+}

@@ -1,0 +1,114 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DataSource, Not } from 'typeorm';
+import { SecretBox } from '../common/crypto/secret-box';
+import { AppConfig } from '../config/app-config';
+import { DbTarget } from '../database/data-source-factory';
+import { MASTER_DATA_SOURCE } from '../database/master-data-source';
+import { Client } from '../platform/entities/client.entity';
+import { RedisService } from '../redis/redis.service';
+
+const CHANNEL = 'clients:changed';
+
+/**
+ * Every replica's in-memory view of the platform registry, used to resolve a request to a client
+ * without a query. A change is published over Redis and reloaded at once by every replica; a timer
+ * reloads as a fallback.
+ */
+@Injectable()
+export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(ClientRegistry.name);
+  private byIdentifier = new Map<string, Client>();
+  private byHost = new Map<string, Client>();
+  private timer?: NodeJS.Timeout;
+  private reloading?: Promise<void>;
+  private readonly lastAccessWritten = new Map<number, number>();
+
+  constructor(
+    @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
+    private readonly config: AppConfig,
+    private readonly redis: RedisService,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async onModuleInit() {
+    await this.reload();
+    await this.redis.subscribe(CHANNEL, () => void this.reloadFresh());
+    this.timer = setInterval(() => void this.reload(), this.config.CLIENT_CACHE_REFRESH_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy() {
+    clearInterval(this.timer);
+  }
+
+  findByIdentifier(identifier: string): Client | undefined {
+    return this.byIdentifier.get(identifier.toLowerCase());
+  }
+
+  findByHost(host: string): Client | undefined {
+    return this.byHost.get(host.toLowerCase());
+  }
+
+  all(): Client[] {
+    return [...this.byIdentifier.values()];
+  }
+
+  active(): Client[] {
+    return this.all().filter((c) => c.status === 'ACTIVE');
+  }
+
+  /** Reloads here and tells every other replica to reload. */
+  async changed(): Promise<void> {
+    await this.reloadFresh();
+    await this.redis.publish(CHANNEL, String(Date.now()));
+  }
+
+  connectionTarget(client: Client): DbTarget {
+    return {
+      host: client.databaseHost,
+      port: client.databasePort,
+      database: client.databaseName,
+      username: client.databaseUsername,
+      password: client.databasePassword ? this.secrets.decrypt(client.databasePassword) : undefined,
+    };
+  }
+
+  /** Records lastAccessAt at most once a minute per client and replica, off the request path. */
+  touch(client: Client) {
+    const now = Date.now();
+    if (now - (this.lastAccessWritten.get(client.id) ?? 0) < 60_000) return;
+    this.lastAccessWritten.set(client.id, now);
+    void this.master
+      .query('UPDATE clients SET last_access_at = now() WHERE id = $1', [client.id])
+      .catch((err: Error) => this.logger.warn(`lastAccessAt: ${err.message}`));
+  }
+
+  /** A reload that starts after any one in flight, so it sees every change committed before the call. */
+  private async reloadFresh(): Promise<void> {
+    await this.reloading;
+    return this.reload();
+  }
+
+  reload(): Promise<void> {
+    this.reloading ??= this.load().finally(() => (this.reloading = undefined));
+    return this.reloading;
+  }
+
+  private async load() {
+    try {
+      const clients = await this.master.getRepository(Client).find({ where: { status: Not('DELETED') } });
+      const byIdentifier = new Map<string, Client>();
+      const byHost = new Map<string, Client>();
+      const base = this.config.MULTITENANCY_BASE_DOMAIN?.toLowerCase();
+      for (const client of clients) {
+        byIdentifier.set(client.identifier.toLowerCase(), client);
+        if (client.subdomain && base) byHost.set(`${client.subdomain.toLowerCase()}.${base}`, client);
+        if (client.customDomain) byHost.set(client.customDomain.toLowerCase(), client);
+      }
+      this.byIdentifier = byIdentifier;
+      this.byHost = byHost;
+    } catch (err) {
+      this.logger.warn(`Client registry reload failed: ${(err as Error).message}`);
+    }
+  }
+}

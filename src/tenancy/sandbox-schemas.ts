@@ -1,0 +1,46 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { RedisService } from '../redis/redis.service';
+import { TenantClient } from './tenant-context';
+import { TenantDataSources } from './tenant-data-sources';
+
+const CHANNEL = 'sandboxes:changed';
+export const SANDBOX_SCHEMA_PATTERN = /^sandbox_[a-z0-9_]{1,55}$/;
+
+/** Cached set of sandbox schemas per client, so a sandbox header is checked without a query. */
+@Injectable()
+export class SandboxSchemas implements OnModuleInit {
+  private readonly cache = new Map<string, Promise<Set<string>>>();
+
+  constructor(
+    private readonly dataSources: TenantDataSources,
+    private readonly redis: RedisService,
+  ) {}
+
+  async onModuleInit() {
+    await this.redis.subscribe(CHANNEL, (identifier) => this.cache.delete(identifier));
+  }
+
+  async exists(client: TenantClient, schema: string): Promise<boolean> {
+    if (!SANDBOX_SCHEMA_PATTERN.test(schema)) return false;
+    let schemas = this.cache.get(client.identifier);
+    if (!schemas) {
+      schemas = this.load(client);
+      this.cache.set(client.identifier, schemas);
+      schemas.catch(() => this.cache.delete(client.identifier));
+    }
+    return (await schemas).has(schema);
+  }
+
+  async changed(client: TenantClient): Promise<void> {
+    this.cache.delete(client.identifier);
+    await this.redis.publish(CHANNEL, client.identifier);
+  }
+
+  private async load(client: TenantClient): Promise<Set<string>> {
+    const dataSource = await this.dataSources.forClient(client);
+    const rows: { schema_name: string }[] = await dataSource.query(
+      'SELECT schema_name FROM public.sandboxes',
+    );
+    return new Set(rows.map((r) => r.schema_name));
+  }
+}

@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AuditWriter, diffChanges } from '../audit/audit-writer';
+import { Principal } from '../auth/principal';
+import { hasRank } from '../auth/roles';
+import { AppError } from '../common/errors/app-error';
+import { paged } from '../common/pagination/pagination';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { CreateUnitDto, UnitDto, UnitQueryDto, UpdateUnitDto } from './dto/unit.dto';
+import { Unit } from './entities/unit.entity';
+
+interface UnitRow {
+  id: number;
+  name: string;
+  code: string | null;
+  type: string | null;
+  capacity_mw: string | null;
+  location: string | null;
+  status: Unit['status'];
+  company_id: number | null;
+  created_by_id: number | null;
+  created_at: Date;
+  updated_at: Date;
+  total: string;
+}
+
+const toView = (u: Unit): UnitDto => ({ ...u });
+
+/** Units are company-scoped: ADMIN and above see every unit of the client, others their company's. */
+@Injectable()
+export class UnitsService {
+  constructor(
+    private readonly db: TenantDatabase,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  async list(principal: Principal, query: UnitQueryDto) {
+    const { page, pageSize } = query;
+    const search = query.search ? `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    const rows = await this.db.run<UnitRow[]>((m) =>
+      m.query(
+        `SELECT id, name, code, type, capacity_mw, location, status, company_id, created_by_id, created_at, updated_at,
+                count(*) OVER () AS total
+           FROM units
+          WHERE ($1::int IS NULL OR company_id = $1)
+            AND ($2::text IS NULL OR status = $2)
+            AND ($3::text IS NULL OR name ILIKE $3 OR code ILIKE $3)
+          ORDER BY id
+          LIMIT $4 OFFSET $5`,
+        [this.companyScope(principal), query.status ?? null, search, pageSize, (page - 1) * pageSize],
+      ),
+    );
+    const total = rows.length
+      ? Number(rows[0].total)
+      : await this.count(principal, query.status ?? null, search);
+    return paged(rows.map(fromRow), total, page, pageSize);
+  }
+
+  async get(principal: Principal, id: number) {
+    return { data: toView(await this.db.run((m) => this.find(m, principal, id))) };
+  }
+
+  async create(principal: Principal, dto: CreateUnitDto) {
+    const unit = await this.db.transaction(async (m) => {
+      const saved = await m
+        .getRepository(Unit)
+        .save(
+          m
+            .getRepository(Unit)
+            .create({ ...dto, companyId: principal.companyId, createdById: principal.userId }),
+        );
+      await this.audit.record(m, {
+        action: 'CREATE',
+        entityType: 'Unit',
+        entityId: saved.id,
+        message: `Unit "${saved.name}" created`,
+        changes: diffChanges(null, saved, ['createdAt', 'updatedAt', 'id']),
+      });
+      return saved;
+    });
+    return { data: toView(unit) };
+  }
+
+  async update(principal: Principal, id: number, dto: UpdateUnitDto) {
+    const unit = await this.db.transaction(async (m) => {
+      const before = await this.find(m, principal, id, true);
+      const after = await m.getRepository(Unit).save({ ...before, ...dto });
+      const changes = diffChanges(before, after);
+      if (Object.keys(changes).length) {
+        await this.audit.record(m, {
+          action: 'UPDATE',
+          entityType: 'Unit',
+          entityId: id,
+          message: `Unit "${after.name}" updated`,
+          changes,
+        });
+      }
+      return after;
+    });
+    return { data: toView(unit) };
+  }
+
+  async remove(principal: Principal, id: number) {
+    await this.db.transaction(async (m) => {
+      const unit = await this.find(m, principal, id, true);
+      await m.getRepository(Unit).delete({ id });
+      await this.audit.record(m, {
+        action: 'DELETE',
+        entityType: 'Unit',
+        entityId: id,
+        message: `Unit "${unit.name}" deleted`,
+        changes: diffChanges(unit, null, ['createdAt', 'updatedAt']),
+      });
+    });
+  }
+
+  private companyScope(principal: Principal): number | null {
+    return hasRank(principal.role, 'ADMIN') ? null : (principal.companyId ?? -1);
+  }
+
+  private async find(m: EntityManager, principal: Principal, id: number, lock = false): Promise<Unit> {
+    const scope = this.companyScope(principal);
+    const qb = m.getRepository(Unit).createQueryBuilder('u').where('u.id = :id', { id });
+    if (scope !== null) qb.andWhere('u.company_id = :scope', { scope });
+    if (lock) qb.setLock('pessimistic_write');
+    const unit = await qb.getOne();
+    if (!unit) throw AppError.notFound('Unit');
+    return unit;
+  }
+
+  private async count(principal: Principal, status: string | null, search: string | null): Promise<number> {
+    const [row] = await this.db.run((m) =>
+      m.query(
+        `SELECT count(*) AS total FROM units
+          WHERE ($1::int IS NULL OR company_id = $1) AND ($2::text IS NULL OR status = $2)
+            AND ($3::text IS NULL OR name ILIKE $3 OR code ILIKE $3)`,
+        [this.companyScope(principal), status, search],
+      ),
+    );
+    return Number(row.total);
+  }
+}
+
+function fromRow(r: UnitRow): UnitDto {
+  return {
+    id: r.id,
+    name: r.name,
+    code: r.code,
+    type: r.type,
+    capacityMw: r.capacity_mw === null ? null : Number(r.capacity_mw),
+    location: r.location,
+    status: r.status,
+    companyId: r.company_id,
+    createdById: r.created_by_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}

@@ -1,0 +1,28 @@
+import Redis from 'ioredis';
+import { parseDatabaseUrl, withAdminConnection } from '../../src/database/data-source-factory';
+import { ADMIN_URL, REDIS_URL, runPrefix } from './test-env';
+
+/** Drops every database and role of this run and its Redis keys. */
+export default async function globalTeardown() {
+  const prefix = runPrefix();
+  await withAdminConnection(parseDatabaseUrl(ADMIN_URL), async (pg) => {
+    const { rows: dbs } = await pg.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+      `${prefix}%`,
+    ]);
+    for (const { datname } of dbs) {
+      await pg.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    }
+    const { rows: roles } = await pg.query('SELECT rolname FROM pg_roles WHERE rolname LIKE $1', [
+      `${prefix}%`,
+    ]);
+    for (const { rolname } of roles) await pg.query(`DROP ROLE IF EXISTS "${rolname}"`);
+  });
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+  await redis.quit();
+}
