@@ -24,7 +24,10 @@ export function parseDatabaseUrl(url: string): DbTarget {
 export interface DataSourceSettings {
   entities: Function[];
   poolMax: number;
-  /** Schema for the session's search_path; `public` for every pooled application connection. */
+  /**
+   * Schema of a migration connection (its search_path and migrations table). Application pools leave it
+   * unset: TypeORM would then qualify every table with it and defeat the per-transaction search_path.
+   */
   schema?: string;
   idleTimeoutMs?: number;
   migrations?: (new () => MigrationInterface)[];
@@ -41,7 +44,7 @@ export function createDataSource(target: DbTarget, settings: DataSourceSettings)
     username: target.username,
     password: target.password,
     database: target.database,
-    schema,
+    ...(settings.schema ? { schema } : {}),
     entities: settings.entities,
     migrations: settings.migrations ?? [],
     migrationsTableName: settings.migrationsTableName ?? 'migrations',

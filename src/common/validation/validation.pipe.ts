@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError, FieldError } from '../errors/app-error';
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
@@ -12,9 +12,23 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   });
 }
 
+/** Query parameters that choose the tenant on any route; the tenancy middleware has consumed them. */
+const TENANT_QUERY_PARAMS = ['client', 'sandbox'];
+
+class AppValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata) {
+    if (metadata.type === 'query' && value && typeof value === 'object') {
+      const rest = { ...(value as Record<string, unknown>) };
+      for (const key of TENANT_QUERY_PARAMS) delete rest[key];
+      return super.transform(rest, metadata);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /** Whitelists DTO fields, rejects unknown ones and reports every failure as `{ field, message }`. */
 export function createValidationPipe() {
-  return new ValidationPipe({
+  return new AppValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

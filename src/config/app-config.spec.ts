@@ -1,0 +1,37 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies defaults', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.MULTITENANCY_DATABASE_ENABLED).toBe(true);
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/svc_master');
+  });
+
+  it('converts and validates values', () => {
+    const config = loadConfig({ PORT: '8080', MULTITENANCY_DATABASE_ENABLED: 'false', TENANT_POOL_MAX: '3' });
+    expect(config).toMatchObject({ PORT: 8080, MULTITENANCY_DATABASE_ENABLED: false, TENANT_POOL_MAX: 3 });
+  });
+
+  it('names every bad setting', () => {
+    expect(() => loadConfig({ PORT: 'eighty', MULTITENANCY_DATABASE_ENABLED: 'maybe' })).toThrow(/PORT[\s\S]*MULTITENANCY_DATABASE_ENABLED/);
+  });
+
+  it('never echoes a secret value', () => {
+    try {
+      loadConfig({ JWT_SECRET: 'short-secret' });
+      throw new Error('expected a ConfigError');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toContain('JWT_SECRET');
+      expect((err as Error).message).not.toContain('short-secret');
+    }
+  });
+
+  it('requires real secrets in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET: must be set in production/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'a'.repeat(64) }),
+    ).not.toThrow();
+  });
+});
