@@ -1,0 +1,15 @@
+import globalSetup from '../test/support/global-setup';
+import globalTeardown from '../test/support/global-teardown';
+
+/** Benches reuse the test harness: a run prefix, a migrated template, and a full clean-up at the end. */
+export async function withBenchRun(work: () => Promise<void>): Promise<void> {
+  const own = !process.env.TEST_RUN_PREFIX;
+  if (own) await globalSetup();
+  try {
+    await work();
+  } finally {
+    if (own) await globalTeardown();
+  }
+}
+
+export const fmt = (n: number, digits = 1) => n.toFixed(digits);

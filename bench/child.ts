@@ -1,0 +1,41 @@
+import { ChildProcess, fork } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface Child {
+  port: number;
+  process: ChildProcess;
+  ask<T>(type: string): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** Starts a compiled bench server (dist-bench/bench/servers/NAME.js) and waits for its port. */
+export async function startChild(name: string, env: NodeJS.ProcessEnv): Promise<Child> {
+  const child = fork(join(__dirname, 'servers', `${name}.js`), [], { env: { ...process.env, ...env }, stdio: 'inherit' });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+    child.on('message', (m: { type: string; port?: number }) => m.type === 'ready' && resolve(m.port!));
+  });
+  return {
+    port,
+    process: child,
+    ask: <T>(type: string) =>
+      new Promise<T>((resolve) => {
+        const onMessage = (m: { type: string } & T) => {
+          if (m.type !== type) return;
+          child.off('message', onMessage);
+          resolve(m);
+        };
+        child.on('message', onMessage);
+        child.send({ type });
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.send({ type: 'stop' });
+      }),
+  };
+}

@@ -1,0 +1,27 @@
+import pg from 'pg';
+import { createApp } from '../../src/app.factory';
+
+/**
+ * The real application in a child process, for the HTTP bench. Counts the SQL statements its pools
+ * send, so the bench can show how many round trips a request costs.
+ */
+let statements = 0;
+const original = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements++;
+  return (original as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof original;
+
+async function main() {
+  const env = JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as NodeJS.ProcessEnv;
+  const app = await createApp(env);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  process.on('message', (message: { type: string }) => {
+    if (message.type === 'statements') process.send?.({ type: 'statements', statements });
+    if (message.type === 'stop') void app.close().then(() => process.exit(0));
+  });
+  process.send?.({ type: 'ready', port: address.port });
+}
+
+void main();
