@@ -10,7 +10,10 @@ export interface Child {
 
 /** Starts a compiled bench server (dist-bench/bench/servers/NAME.js) and waits for its port. */
 export async function startChild(name: string, env: NodeJS.ProcessEnv): Promise<Child> {
-  const child = fork(join(__dirname, 'servers', `${name}.js`), [], { env: { ...process.env, ...env }, stdio: 'inherit' });
+  const child = fork(join(__dirname, 'servers', `${name}.js`), [], {
+    env: { ...process.env, ...env },
+    stdio: 'inherit',
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
     child.on('message', (m: { type: string; port?: number }) => m.type === 'ready' && resolve(m.port!));

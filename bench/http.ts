@@ -20,11 +20,20 @@ interface Load {
 
 async function load(url: string, headers: Record<string, string>, duration = DURATION_S): Promise<Load> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration, headers });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
 }
 
 /** Sequential requests, to count the SQL statements the app sends per request. */
-async function statementsPerRequest(url: string, headers: Record<string, string>, count: (() => Promise<number>)): Promise<number> {
+async function statementsPerRequest(
+  url: string,
+  headers: Record<string, string>,
+  count: () => Promise<number>,
+): Promise<number> {
   const before = await count();
   const n = 200;
   for (let i = 0; i < n; i++) {
@@ -45,10 +54,22 @@ export async function benchHttp(): Promise<void> {
   const setup = await bootApp({ env });
   const client = await provisionClient(setup, sink, 'bench');
   const db = clientDatabase(setup.masterDatabase, 'bench');
-  await sql(db, `INSERT INTO units (name, code, capacity_mw, company_id) SELECT 'Unit ' || g, 'U-' || g, g * 1.5, 1 FROM generate_series(1, 60) g`);
-  const sandbox = await setup.http().post('/sandboxes').set({ 'X-Client-ID': 'bench', Authorization: `Bearer ${client.adminToken}` }).send({ name: 'perf', copyData: true });
+  await sql(
+    db,
+    `INSERT INTO units (name, code, capacity_mw, company_id) SELECT 'Unit ' || g, 'U-' || g, g * 1.5, 1 FROM generate_series(1, 60) g`,
+  );
+  const sandbox = await setup
+    .http()
+    .post('/sandboxes')
+    .set({ 'X-Client-ID': 'bench', Authorization: `Bearer ${client.adminToken}` })
+    .send({ name: 'perf', copyData: true });
   if (sandbox.status !== 201) throw new Error(`sandbox: ${sandbox.status}`);
-  const appEnv = { ...setup.env, NODE_ENV: 'production', LOG_LEVEL: 'error', MULTITENANCY_DATABASE_AUTO_MIGRATE: 'false' };
+  const appEnv = {
+    ...setup.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'error',
+    MULTITENANCY_DATABASE_AUTO_MIGRATE: 'false',
+  };
   await setup.close();
   await sink.stop();
 
@@ -61,7 +82,11 @@ export async function benchHttp(): Promise<void> {
     const bareUrl = `http://127.0.0.1:${bare.port}/api/units`;
     const statements = async () => (await nest.ask<{ statements: number }>('statements')).statements;
     const prodStatements = await statementsPerRequest(nestUrl, nestHeaders, statements);
-    const sandboxStatements = await statementsPerRequest(nestUrl, { ...nestHeaders, 'X-Tenant-ID': 'sandbox_perf' }, statements);
+    const sandboxStatements = await statementsPerRequest(
+      nestUrl,
+      { ...nestHeaders, 'X-Tenant-ID': 'sandbox_perf' },
+      statements,
+    );
 
     await load(bareUrl, auth, 3);
     await load(nestUrl, nestHeaders, 3);
@@ -71,12 +96,24 @@ export async function benchHttp(): Promise<void> {
     const ratio = app.rps / baseline.rps;
 
     console.log(`\nHTTP: GET /api/units (25 of 60 rows), ${CONNECTIONS} connections, ${DURATION_S} s each`);
-    console.log(`  bare node:http + jsonwebtoken + pg : ${fmt(baseline.rps, 0)} req/s, p99 ${baseline.p99} ms`);
-    console.log(`  Nest app, production schema       : ${fmt(app.rps, 0)} req/s, p99 ${app.p99} ms (non-2xx ${app.non2xx}, errors ${app.errors})`);
-    console.log(`  Nest app, sandbox schema          : ${fmt(sandboxed.rps, 0)} req/s, p99 ${sandboxed.p99} ms (non-2xx ${sandboxed.non2xx})`);
-    console.log(`  ratio Nest / bare                 : ${fmt(ratio, 2)}  (target >= 0.40: ${ratio >= 0.4 ? 'met' : 'NOT met'})`);
-    console.log(`  p99 at ${CONNECTIONS} connections          : ${app.p99} ms (target < 50 ms: ${app.p99 < 50 ? 'met' : 'NOT met'})`);
-    console.log(`  SQL statements per request        : production ${fmt(prodStatements, 2)}, sandbox ${fmt(sandboxStatements, 2)} (production pays no search_path round trip)`);
+    console.log(
+      `  bare node:http + jsonwebtoken + pg : ${fmt(baseline.rps, 0)} req/s, p99 ${baseline.p99} ms`,
+    );
+    console.log(
+      `  Nest app, production schema       : ${fmt(app.rps, 0)} req/s, p99 ${app.p99} ms (non-2xx ${app.non2xx}, errors ${app.errors})`,
+    );
+    console.log(
+      `  Nest app, sandbox schema          : ${fmt(sandboxed.rps, 0)} req/s, p99 ${sandboxed.p99} ms (non-2xx ${sandboxed.non2xx})`,
+    );
+    console.log(
+      `  ratio Nest / bare                 : ${fmt(ratio, 2)}  (target >= 0.40: ${ratio >= 0.4 ? 'met' : 'NOT met'})`,
+    );
+    console.log(
+      `  p99 at ${CONNECTIONS} connections          : ${app.p99} ms (target < 50 ms: ${app.p99 < 50 ? 'met' : 'NOT met'})`,
+    );
+    console.log(
+      `  SQL statements per request        : production ${fmt(prodStatements, 2)}, sandbox ${fmt(sandboxStatements, 2)} (production pays no search_path round trip)`,
+    );
   } finally {
     await nest.stop();
     await bare.stop();
@@ -84,8 +121,11 @@ export async function benchHttp(): Promise<void> {
 }
 
 if (require.main === module) {
-  void withBenchRun(benchHttp).then(() => process.exit(0), (err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  void withBenchRun(benchHttp).then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

@@ -12,12 +12,20 @@ const CEILING = 20;
  */
 export async function benchPools(): Promise<void> {
   const sink = await new SmtpSink().start();
-  const t = await bootApp({ env: { SMTP_URL: sink.url, TENANT_POOL_MAX: '2', TENANT_CONNECTION_CEILING: String(CEILING) } });
+  const t = await bootApp({
+    env: { SMTP_URL: sink.url, TENANT_POOL_MAX: '2', TENANT_CONNECTION_CEILING: String(CEILING) },
+  });
   try {
     const first = await provisionClient(t, sink, 'pool-0');
     const template = clientDatabase(t.masterDatabase, 'pool-0');
-    const [row] = await sql<Record<string, unknown>>(t.masterDatabase, 'SELECT * FROM clients WHERE id = $1', [first.id]);
-    await sql(t.masterDatabase, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [template]);
+    const [row] = await sql<Record<string, unknown>>(
+      t.masterDatabase,
+      'SELECT * FROM clients WHERE id = $1',
+      [first.id],
+    );
+    await sql(t.masterDatabase, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [
+      template,
+    ]);
     const started = Date.now();
     for (let i = 1; i < CLIENTS; i++) {
       const identifier = `pool-${i}`;
@@ -27,7 +35,15 @@ export async function benchPools(): Promise<void> {
         t.masterDatabase,
         `INSERT INTO clients (identifier, company_name, contact_email, database_host, database_port, database_name, database_username, database_password, status, max_users, max_sandboxes, provisioned_at)
          VALUES ($1, $1, $2, $3, $4, $5, $6, $7, 'ACTIVE', 50, 3, now())`,
-        [identifier, row.contact_email, row.database_host, row.database_port, db, row.database_username, row.database_password],
+        [
+          identifier,
+          row.contact_email,
+          row.database_host,
+          row.database_port,
+          db,
+          row.database_username,
+          row.database_password,
+        ],
       );
     }
     await new Promise((r) => setTimeout(r, 5500)); // the registry's fallback refresh picks up the rows inserted above
@@ -39,7 +55,10 @@ export async function benchPools(): Promise<void> {
     for (let i = 0; i < CLIENTS; i++) {
       const identifier = `pool-${i}`;
       const token = await login(t, first.adminEmail, first.adminPassword, identifier);
-      const res = await t.http().get('/api/units').set({ 'X-Client-ID': identifier, Authorization: `Bearer ${token}` });
+      const res = await t
+        .http()
+        .get('/api/units')
+        .set({ 'X-Client-ID': identifier, Authorization: `Bearer ${token}` });
       if (res.status !== 200) throw new Error(`${identifier}: ${res.status} ${JSON.stringify(res.body)}`);
       const [{ count }] = await sql<{ count: string }>(
         t.masterDatabase,
@@ -49,10 +68,16 @@ export async function benchPools(): Promise<void> {
       const metrics = await t.http().get('/metrics');
       maxPools = Math.max(maxPools, Number(/tenant_pools_open (\d+)/.exec(metrics.text)?.[1] ?? 0));
     }
-    console.log(`\nPools: ${CLIENTS} clients (prepared in ${prepared.toFixed(0)} s) touched in turn, TENANT_POOL_MAX=2, TENANT_CONNECTION_CEILING=${CEILING}`);
-    console.log(`  most client connections held at once : ${maxConnections} (ceiling ${CEILING}: ${maxConnections <= CEILING ? 'held' : 'EXCEEDED'})`);
+    console.log(
+      `\nPools: ${CLIENTS} clients (prepared in ${prepared.toFixed(0)} s) touched in turn, TENANT_POOL_MAX=2, TENANT_CONNECTION_CEILING=${CEILING}`,
+    );
+    console.log(
+      `  most client connections held at once : ${maxConnections} (ceiling ${CEILING}: ${maxConnections <= CEILING ? 'held' : 'EXCEEDED'})`,
+    );
     console.log(`  most pools open at once              : ${maxPools}`);
-    console.log(`  login + list per client              : ${((Date.now() - touchStarted) / CLIENTS).toFixed(1)} ms`);
+    console.log(
+      `  login + list per client              : ${((Date.now() - touchStarted) / CLIENTS).toFixed(1)} ms`,
+    );
   } finally {
     await t.close();
     await sink.stop();
@@ -60,8 +85,11 @@ export async function benchPools(): Promise<void> {
 }
 
 if (require.main === module) {
-  void withBenchRun(benchPools).then(() => process.exit(0), (err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  void withBenchRun(benchPools).then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

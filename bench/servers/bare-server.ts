@@ -29,9 +29,26 @@ const server = createServer((req, res) => {
   pool.query(SQL).then(
     ({ rows }) => {
       const total = rows.length ? Number(rows[0].total) : 0;
-      const data = rows.map((r) => ({ id: r.id, name: r.name, code: r.code, type: r.type, capacityMw: r.capacity_mw === null ? null : Number(r.capacity_mw), location: r.location, status: r.status, companyId: r.company_id, createdById: r.created_by_id, createdAt: r.created_at, updatedAt: r.updated_at }));
+      const data = rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        code: r.code,
+        type: r.type,
+        capacityMw: r.capacity_mw === null ? null : Number(r.capacity_mw),
+        location: r.location,
+        status: r.status,
+        companyId: r.company_id,
+        createdById: r.created_by_id,
+        createdAt: r.created_at,
+        updatedAt: r.updated_at,
+      }));
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ data, meta: { pagination: { page: 1, pageSize: 25, pageCount: Math.ceil(total / 25), total } } }));
+      res.end(
+        JSON.stringify({
+          data,
+          meta: { pagination: { page: 1, pageSize: 25, pageCount: Math.ceil(total / 25), total } },
+        }),
+      );
     },
     () => res.writeHead(500).end(),
   );

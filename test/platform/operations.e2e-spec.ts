@@ -8,12 +8,17 @@ interface ExpressLayer {
 
 /** Every route Express serves, as `METHOD /openapi/{style}`. */
 function servedRoutes(t: TestApp): string[] {
-  const router = (t.app.getHttpAdapter().getInstance() as { router?: { stack: ExpressLayer[] }; _router?: { stack: ExpressLayer[] } });
+  const router = t.app.getHttpAdapter().getInstance() as {
+    router?: { stack: ExpressLayer[] };
+    _router?: { stack: ExpressLayer[] };
+  };
   const stack = (router.router ?? router._router)!.stack;
   return stack
     .filter((layer) => layer.route)
     .flatMap((layer) =>
-      Object.keys(layer.route!.methods).map((m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`),
+      Object.keys(layer.route!.methods).map(
+        (m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`,
+      ),
     );
 }
 
@@ -49,20 +54,29 @@ describe('operations surface', () => {
   });
 
   it('exposes Prometheus metrics with route templates and open pools', async () => {
-    await t.http().get('/api/platform/clients/12345').set('Authorization', `Bearer ${await superAdminToken(t)}`);
+    await t
+      .http()
+      .get('/api/platform/clients/12345')
+      .set('Authorization', `Bearer ${await superAdminToken(t)}`);
     const res = await t.http().get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toContain('process_cpu_seconds_total');
-    expect(res.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/platform\/clients\/:id",status="404"\} 1/);
+    expect(res.text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/api\/platform\/clients\/:id",status="404"\} 1/,
+    );
     expect(res.text).toMatch(/tenant_pools_open \d+/);
   });
 
   it('never holds more client connections than the ceiling while clients are touched in turn', async () => {
     const clients = [];
-    for (const id of ['c-one', 'c-two', 'c-three', 'c-four']) clients.push(await provisionClient(t, sink, id));
+    for (const id of ['c-one', 'c-two', 'c-three', 'c-four'])
+      clients.push(await provisionClient(t, sink, id));
     for (let round = 0; round < 2; round++) {
       for (const c of clients) {
-        const res = await t.http().get('/api/units').set({ 'X-Client-ID': c.identifier, Authorization: `Bearer ${c.adminToken}` });
+        const res = await t
+          .http()
+          .get('/api/units')
+          .set({ 'X-Client-ID': c.identifier, Authorization: `Bearer ${c.adminToken}` });
         expect(res.status).toBe(200);
         const [{ count }] = await sql<{ count: string }>(
           t.masterDatabase,
@@ -97,7 +111,11 @@ describe('single-database mode', () => {
 
   it('serves everything from the master database and ignores client headers', async () => {
     const token = await login(t, SUPER_ADMIN.email, SUPER_ADMIN.password);
-    const res = await t.http().post('/api/units').set({ 'X-Client-ID': 'whoever', Authorization: `Bearer ${token}` }).send({ name: 'Only unit' });
+    const res = await t
+      .http()
+      .post('/api/units')
+      .set({ 'X-Client-ID': 'whoever', Authorization: `Bearer ${token}` })
+      .send({ name: 'Only unit' });
     expect(res.status).toBe(201);
     expect(res.headers['x-current-client']).toBe('master');
     const rows = await sql<{ name: string }>(t.masterDatabase, 'SELECT name FROM units');

@@ -24,10 +24,18 @@ describe('sandboxes', () => {
   });
 
   it('copies production rows into a new sandbox and keeps sandbox writes out of production', async () => {
-    const created = await t.http().post('/api/units').set(as(acme.adminToken)).send({ name: 'Turbine A', capacityMw: 120 });
+    const created = await t
+      .http()
+      .post('/api/units')
+      .set(as(acme.adminToken))
+      .send({ name: 'Turbine A', capacityMw: 120 });
     expect(created.status).toBe(201);
 
-    const sandbox = await t.http().post('/sandboxes').set(as(acme.adminToken)).send({ name: 'QA', copyData: true });
+    const sandbox = await t
+      .http()
+      .post('/sandboxes')
+      .set(as(acme.adminToken))
+      .send({ name: 'QA', copyData: true });
     expect(sandbox.status).toBe(201);
     expect(sandbox.body).toMatchObject({ name: 'QA', slug: 'qa', schemaName: 'sandbox_qa', isMain: false });
 
@@ -36,7 +44,11 @@ describe('sandboxes', () => {
     expect(inSandbox.headers['x-current-tenant']).toBe('sandbox_qa');
     expect(inSandbox.body.data.map((u: { name: string }) => u.name)).toEqual(['Turbine A']);
 
-    const written = await t.http().post('/api/units').set(as(acme.adminToken, 'sandbox_qa')).send({ name: 'Sandbox only' });
+    const written = await t
+      .http()
+      .post('/api/units')
+      .set(as(acme.adminToken, 'sandbox_qa'))
+      .send({ name: 'Sandbox only' });
     expect(written.status).toBe(201);
     const production = await t.http().get('/api/units').set(as(acme.adminToken));
     expect(production.headers['x-current-tenant']).toBe('public');
@@ -58,7 +70,11 @@ describe('sandboxes', () => {
       .post('/auth/local')
       .set({ 'X-Client-ID': 'acme', 'X-Tenant-ID': 'sandbox_training' })
       .send({ identifier: acme.adminEmail, password: acme.adminPassword });
-    expect(loginRes.body.sandbox).toMatchObject({ slug: 'training', schemaName: 'sandbox_training', isMain: false });
+    expect(loginRes.body.sandbox).toMatchObject({
+      slug: 'training',
+      schemaName: 'sandbox_training',
+      isMain: false,
+    });
     expect(typeof loginRes.body.sandbox.id).toBe('number');
   });
 
@@ -87,7 +103,11 @@ describe('sandboxes', () => {
     const denied = await t.http().get('/api/units').set(as(token, 'sandbox_qa'));
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('FORBIDDEN');
-    await sql(db, `INSERT INTO user_sandboxes (user_id, sandbox_id) SELECT $1, id FROM sandboxes WHERE slug = 'qa'`, [user.id]);
+    await sql(
+      db,
+      `INSERT INTO user_sandboxes (user_id, sandbox_id) SELECT $1, id FROM sandboxes WHERE slug = 'qa'`,
+      [user.id],
+    );
     const allowed = await t.http().get('/api/units').set(as(token, 'sandbox_qa'));
     expect(allowed.status).toBe(200);
     const visible = await t.http().get('/sandboxes').set(as(token));

@@ -1,6 +1,13 @@
 import { clientDatabase, sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
-import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp, waitForStatus } from '../support/test-app';
+import {
+  bootApp,
+  ProvisionedClient,
+  provisionClient,
+  superAdminToken,
+  TestApp,
+  waitForStatus,
+} from '../support/test-app';
 
 describe('tenancy', () => {
   let sink: SmtpSink;
@@ -15,7 +22,10 @@ describe('tenancy', () => {
     sink = await new SmtpSink().start();
     t = await bootApp({ env: { ...env, SMTP_URL: sink.url } });
     replica = await bootApp({ masterDatabase: t.masterDatabase, env: { ...env, SMTP_URL: sink.url } });
-    acme = await provisionClient(t, sink, 'acme', { subdomain: 'acme', customDomain: 'maintenance.acme-energy.com' });
+    acme = await provisionClient(t, sink, 'acme', {
+      subdomain: 'acme',
+      customDomain: 'maintenance.acme-energy.com',
+    });
     beta = await provisionClient(t, sink, 'beta');
     root = await superAdminToken(t);
   });
@@ -26,14 +36,24 @@ describe('tenancy', () => {
   });
 
   const units = (app: TestApp, token: string, headers: Record<string, string>) =>
-    app.http().get('/api/units').set({ Authorization: `Bearer ${token}`, ...headers });
+    app
+      .http()
+      .get('/api/units')
+      .set({ Authorization: `Bearer ${token}`, ...headers });
 
   it('resolves the client from header, query, subdomain and custom domain, in that order', async () => {
-    expect((await units(t, acme.adminToken, { 'X-Client-ID': 'acme' })).headers['x-current-client']).toBe('acme');
-    const byQuery = await t.http().get('/api/units?client=acme').set('Authorization', `Bearer ${acme.adminToken}`);
+    expect((await units(t, acme.adminToken, { 'X-Client-ID': 'acme' })).headers['x-current-client']).toBe(
+      'acme',
+    );
+    const byQuery = await t
+      .http()
+      .get('/api/units?client=acme')
+      .set('Authorization', `Bearer ${acme.adminToken}`);
     expect(byQuery.status).toBe(200);
     expect(byQuery.headers['x-current-client']).toBe('acme');
-    expect((await units(t, acme.adminToken, { Host: 'acme.platform.test' })).headers['x-current-client']).toBe('acme');
+    expect(
+      (await units(t, acme.adminToken, { Host: 'acme.platform.test' })).headers['x-current-client'],
+    ).toBe('acme');
     expect((await units(t, acme.adminToken, { Host: 'maintenance.acme-energy.com' })).status).toBe(200);
     const headerWins = await units(t, beta.adminToken, { Host: 'acme.platform.test', 'X-Client-ID': 'beta' });
     expect(headerWins.headers['x-current-client']).toBe('beta');
@@ -41,20 +61,33 @@ describe('tenancy', () => {
   });
 
   it('answers 404 CLIENT_NOT_FOUND for an unknown client before authentication, and serves master on the bare domain', async () => {
-    for (const headers of [{ 'X-Client-ID': 'nobody' }, { Host: 'nobody.platform.test' }, { 'X-Client-ID': "acme' OR 1=1" }]) {
+    for (const headers of [
+      { 'X-Client-ID': 'nobody' },
+      { Host: 'nobody.platform.test' },
+      { 'X-Client-ID': "acme' OR 1=1" },
+    ]) {
       const res = await t.http().get('/api/units').set(headers);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('CLIENT_NOT_FOUND');
     }
-    const bare = await t.http().get('/api/platform/clients').set({ Host: 'platform.test', Authorization: `Bearer ${root}` });
+    const bare = await t
+      .http()
+      .get('/api/platform/clients')
+      .set({ Host: 'platform.test', Authorization: `Bearer ${root}` });
     expect(bare.status).toBe(200);
     expect(bare.headers['x-current-client']).toBe('master');
   });
 
   it('keeps platform administration to SUPER_ADMIN on the master database', async () => {
-    const asClientAdmin = await t.http().get('/api/platform/clients').set({ 'X-Client-ID': 'acme', Authorization: `Bearer ${acme.adminToken}` });
+    const asClientAdmin = await t
+      .http()
+      .get('/api/platform/clients')
+      .set({ 'X-Client-ID': 'acme', Authorization: `Bearer ${acme.adminToken}` });
     expect(asClientAdmin.status).toBe(403);
-    const masterTokenUnderClient = await t.http().get('/api/platform/clients').set({ 'X-Client-ID': 'acme', Authorization: `Bearer ${root}` });
+    const masterTokenUnderClient = await t
+      .http()
+      .get('/api/platform/clients')
+      .set({ 'X-Client-ID': 'acme', Authorization: `Bearer ${root}` });
     expect(masterTokenUnderClient.status).toBe(401);
     const anonymous = await t.http().get('/api/platform/clients');
     expect(anonymous.status).toBe(401);
@@ -62,7 +95,10 @@ describe('tenancy', () => {
   });
 
   it('suspension blocks every call of the client on every replica within a second; activation restores it', async () => {
-    const suspended = await t.http().post(`/api/platform/clients/${beta.id}/suspend`).set('Authorization', `Bearer ${root}`);
+    const suspended = await t
+      .http()
+      .post(`/api/platform/clients/${beta.id}/suspend`)
+      .set('Authorization', `Bearer ${root}`);
     expect(suspended.status).toBe(200);
     expect(suspended.body.data.status).toBe('SUSPENDED');
     const started = Date.now();
@@ -75,12 +111,19 @@ describe('tenancy', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(blockedOnReplica).toBe(true);
-    const login = await t.http().post('/auth/local').set('X-Client-ID', 'beta').send({ identifier: beta.adminEmail, password: beta.adminPassword });
+    const login = await t
+      .http()
+      .post('/auth/local')
+      .set('X-Client-ID', 'beta')
+      .send({ identifier: beta.adminEmail, password: beta.adminPassword });
     expect(login.status).toBe(404);
     expect(login.body.error.code).toBe('CLIENT_NOT_FOUND');
     expect((await units(t, acme.adminToken, { 'X-Client-ID': 'acme' })).status).toBe(200);
 
-    const activated = await t.http().post(`/api/platform/clients/${beta.id}/activate`).set('Authorization', `Bearer ${root}`);
+    const activated = await t
+      .http()
+      .post(`/api/platform/clients/${beta.id}/activate`)
+      .set('Authorization', `Bearer ${root}`);
     expect(activated.body.data.status).toBe('ACTIVE');
     await new Promise((r) => setTimeout(r, 300));
     expect((await units(replica, beta.adminToken, { 'X-Client-ID': 'beta' })).status).toBe(200);
@@ -88,27 +131,48 @@ describe('tenancy', () => {
   });
 
   it('reports migration status and applies pending migrations', async () => {
-    const status = await t.http().get('/api/platform/clients/migration-status').set('Authorization', `Bearer ${root}`);
+    const status = await t
+      .http()
+      .get('/api/platform/clients/migration-status')
+      .set('Authorization', `Bearer ${root}`);
     expect(status.status).toBe(200);
     expect(status.body.totalClients).toBe(2);
     expect(status.body.clientsWithPendingMigrations).toBe(0);
     const current = status.body.data.acme.currentVersion;
-    expect(status.body.data.acme).toEqual({ currentVersion: expect.any(String), pendingCount: 0, pendingVersions: [] });
+    expect(status.body.data.acme).toEqual({
+      currentVersion: expect.any(String),
+      pendingCount: 0,
+      pendingVersions: [],
+    });
 
     // Roll beta back by one migration, as if it had been provisioned by an older release.
     const db = clientDatabase(t.masterDatabase, 'beta');
-    const [last] = await sql<{ name: string }>(db, 'SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1');
+    const [last] = await sql<{ name: string }>(
+      db,
+      'SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1',
+    );
     expect(last.name).toBe(current);
     await sql(db, 'DROP TABLE units CASCADE');
     await sql(db, 'DELETE FROM migrations WHERE name = $1', [last.name]);
-    const behind = await t.http().get('/api/platform/clients/migration-status').set('Authorization', `Bearer ${root}`);
+    const behind = await t
+      .http()
+      .get('/api/platform/clients/migration-status')
+      .set('Authorization', `Bearer ${root}`);
     expect(behind.body.clientsWithPendingMigrations).toBe(1);
     expect(behind.body.data.beta).toMatchObject({ pendingCount: 1, pendingVersions: [last.name] });
     expect(behind.body.data.beta.currentVersion).not.toBe(current);
 
-    const migrated = await t.http().post(`/api/platform/clients/${beta.id}/migrate`).set('Authorization', `Bearer ${root}`);
+    const migrated = await t
+      .http()
+      .post(`/api/platform/clients/${beta.id}/migrate`)
+      .set('Authorization', `Bearer ${root}`);
     expect(migrated.status).toBe(200);
-    expect(migrated.body.data).toMatchObject({ identifier: 'beta', migrationsRun: [last.name], pendingCount: 0, currentVersion: current });
+    expect(migrated.body.data).toMatchObject({
+      identifier: 'beta',
+      migrationsRun: [last.name],
+      pendingCount: 0,
+      currentVersion: current,
+    });
     expect((await units(t, beta.adminToken, { 'X-Client-ID': 'beta' })).status).toBe(200);
 
     const all = await t.http().post('/api/platform/clients/migrate').set('Authorization', `Bearer ${root}`);
@@ -157,18 +221,31 @@ describe('tenancy', () => {
     expect(created.body.data.status).toBe('PENDING');
     const id = created.body.data.id;
     await sql(t.masterDatabase, 'UPDATE clients SET database_port = 1 WHERE id = $1', [id]);
-    await t.http().post(`/api/platform/clients/${id}/provision`).set('Authorization', `Bearer ${root}`).expect(202);
+    await t
+      .http()
+      .post(`/api/platform/clients/${id}/provision`)
+      .set('Authorization', `Bearer ${root}`)
+      .expect(202);
     const failed = await waitForStatus(t, root, id, 'PENDING');
     expect(failed.lastError).toEqual(expect.any(String));
 
     await sql(t.masterDatabase, 'UPDATE clients SET database_port = 5432 WHERE id = $1', [id]);
-    await t.http().post(`/api/platform/clients/${id}/provision`).set('Authorization', `Bearer ${root}`).expect(202);
+    await t
+      .http()
+      .post(`/api/platform/clients/${id}/provision`)
+      .set('Authorization', `Bearer ${root}`)
+      .expect(202);
     const done = await waitForStatus(t, root, id, 'ACTIVE');
     expect(done.lastError).toBeNull();
     expect(done.provisionedAt).toEqual(expect.any(String));
-    const again = await t.http().post(`/api/platform/clients/${id}/provision`).set('Authorization', `Bearer ${root}`);
+    const again = await t
+      .http()
+      .post(`/api/platform/clients/${id}/provision`)
+      .set('Authorization', `Bearer ${root}`);
     expect(again.status).toBe(409);
-    const dbs = await sql(t.masterDatabase, 'SELECT datname FROM pg_database WHERE datname = $1', [clientDatabase(t.masterDatabase, 'gamma')]);
+    const dbs = await sql(t.masterDatabase, 'SELECT datname FROM pg_database WHERE datname = $1', [
+      clientDatabase(t.masterDatabase, 'gamma'),
+    ]);
     expect(dbs).toHaveLength(1);
   });
 
@@ -181,7 +258,9 @@ describe('tenancy', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     const fields = bad.body.error.details.map((d: { field: string }) => d.field);
-    expect(fields).toEqual(expect.arrayContaining(['identifier', 'contactEmail', 'maxUsers', 'databaseHost', 'name']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['identifier', 'contactEmail', 'maxUsers', 'databaseHost', 'name']),
+    );
     const taken = await t
       .http()
       .post('/api/platform/clients')
@@ -189,15 +268,24 @@ describe('tenancy', () => {
       .send({ identifier: 'acme', name: 'Again', contactEmail: 'a@b.test' });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe('CONFLICT');
-    const malformed = await t.http().post('/api/platform/clients').set({ Authorization: `Bearer ${root}`, 'Content-Type': 'application/json' }).send('{"identifier":');
+    const malformed = await t
+      .http()
+      .post('/api/platform/clients')
+      .set({ Authorization: `Bearer ${root}`, 'Content-Type': 'application/json' })
+      .send('{"identifier":');
     expect(malformed.status).toBe(400);
-    expect((await t.http().get('/api/platform/clients/999999').set('Authorization', `Bearer ${root}`)).status).toBe(404);
+    expect(
+      (await t.http().get('/api/platform/clients/999999').set('Authorization', `Bearer ${root}`)).status,
+    ).toBe(404);
   });
 
   it('soft-deletes a client, which then leaves the lists and stops resolving', async () => {
     const list = await t.http().get('/api/platform/clients/active').set('Authorization', `Bearer ${root}`);
     const gamma = list.body.data.find((c: { identifier: string }) => c.identifier === 'gamma');
-    const deleted = await t.http().delete(`/api/platform/clients/${gamma.id}`).set('Authorization', `Bearer ${root}`);
+    const deleted = await t
+      .http()
+      .delete(`/api/platform/clients/${gamma.id}`)
+      .set('Authorization', `Bearer ${root}`);
     expect(deleted.body.data.status).toBe('DELETED');
     const after = await t.http().get('/api/platform/clients').set('Authorization', `Bearer ${root}`);
     expect(after.body.data.map((c: { identifier: string }) => c.identifier)).toEqual(['acme', 'beta']);

@@ -2,7 +2,11 @@ import { Client } from 'pg';
 import { databaseUrl } from './test-env';
 
 /** Runs SQL directly against one database of the run (as the administrative user). */
-export async function sql<T = Record<string, unknown>>(database: string, text: string, params: unknown[] = []): Promise<T[]> {
+export async function sql<T = Record<string, unknown>>(
+  database: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new Client({ connectionString: databaseUrl(database) });
   await client.connect();
   try {
