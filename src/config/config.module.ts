@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { AppConfig, loadConfig } from './app-config';
 import { loadSettings } from './load-settings';
+import { StoresSettings } from './stores.settings';
 
 /** The environment the settings are read from: process.env, or an override given by a test. */
 export const SETTINGS_ENV = Symbol('SETTINGS_ENV');
@@ -23,8 +24,9 @@ export class ConfigModule {
       providers: [
         { provide: SETTINGS_ENV, useValue: env },
         { provide: AppConfig, inject: [SETTINGS_ENV], useFactory: (e: NodeJS.ProcessEnv) => loadConfig(e) },
+        settingsProvider(StoresSettings),
       ],
-      exports: [SETTINGS_ENV, AppConfig],
+      exports: [SETTINGS_ENV, AppConfig, StoresSettings],
     };
   }
 }

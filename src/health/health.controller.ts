@@ -2,8 +2,10 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorFunction, HealthIndicatorService } from '@nestjs/terminus';
 import type { Response } from 'express';
+import { access, constants, mkdir } from 'node:fs/promises';
 import { Public } from '../auth/auth.decorators';
 import { AppConfig } from '../config/app-config';
+import { StoresSettings } from '../config/stores.settings';
 import { RedisService } from '../redis/redis.service';
 import { TenantDataSources } from '../tenancy/tenant-data-sources';
 
@@ -18,6 +20,13 @@ function withTimeout<T>(work: Promise<T>): Promise<T> {
   ]);
 }
 
+/** Any HTTP answer (even 4xx) shows the service is there; only a connection failure is "down". */
+async function reachable(url: string): Promise<void> {
+  const res = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+  await res.arrayBuffer();
+  if (res.status >= 500) throw new Error(`answered ${res.status}`);
+}
+
 @ApiTags('Health')
 @Public()
 @Controller('management/health')
@@ -28,6 +37,7 @@ export class HealthController {
     private readonly dataSources: TenantDataSources,
     private readonly redis: RedisService,
     private readonly config: AppConfig,
+    private readonly stores: StoresSettings,
   ) {}
 
   @Get()
@@ -41,7 +51,7 @@ export class HealthController {
         await dataSource.query('SELECT 1');
       }),
     );
-    await this.respond(res, [...this.coreChecks(), ...clientChecks], { features: this.features() });
+    await this.respond(res, [...this.coreChecks(), ...this.storeChecks(), ...clientChecks], { features: this.features() });
   }
 
   @Get('liveness')
@@ -62,6 +72,25 @@ export class HealthController {
       this.probe('broker', async () => void (await this.redis.client.ping())),
       this.probe('cache', async () => void (await this.redis.client.ping())),
     ];
+  }
+
+  /** Object storage always (local folder or S3); OCR service and time-series store when configured. */
+  private storeChecks(): HealthIndicatorFunction[] {
+    const checks = [
+      this.stores.S3_ENDPOINT
+        ? this.probe('storage', () => reachable(this.stores.S3_ENDPOINT!))
+        : this.probe('storage', async () => {
+            await mkdir(this.stores.STORAGE_DIR, { recursive: true });
+            await access(this.stores.STORAGE_DIR, constants.W_OK);
+          }),
+    ];
+    if (this.stores.OCR_ENABLED && this.stores.OCR_SERVICE_URL) {
+      checks.push(this.probe('ocr', () => reachable(this.stores.OCR_SERVICE_URL!)));
+    }
+    if (this.stores.AI_LOG_INFLUX_URL) {
+      checks.push(this.probe('timeseries', () => reachable(new URL('/health', this.stores.AI_LOG_INFLUX_URL).toString())));
+    }
+    return checks;
   }
 
   private probe(key: string, check: () => Promise<void>): HealthIndicatorFunction {
@@ -94,6 +123,9 @@ export class HealthController {
       swagger: this.config.SWAGGER_ENABLED,
       queueProcessors: this.config.QUEUE_PROCESSORS_ENABLED,
       metricsProtected: Boolean(this.config.METRICS_TOKEN),
+      ocr: this.stores.OCR_ENABLED,
+      s3Storage: Boolean(this.stores.S3_ENDPOINT),
+      influxConversationLog: Boolean(this.stores.AI_LOG_INFLUX_URL),
     };
   }
 }

@@ -122,3 +122,20 @@ describe('single-database mode', () => {
     expect(rows.map((r) => r.name)).toEqual(['Only unit']);
   });
 });
+
+describe('health of configured outside stores', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootApp({ env: { OCR_ENABLED: 'true', OCR_SERVICE_URL: 'http://127.0.0.1:9' } });
+  });
+  afterAll(() => t?.close());
+
+  it('reports an unreachable OCR service as down with 503, and storage as up', async () => {
+    const res = await t.http().get('/management/health');
+    expect(res.status).toBe(503);
+    expect(res.body.status).toBe('error');
+    expect(res.body.error.ocr.status).toBe('down');
+    expect(res.body.details.storage.status).toBe('up');
+    expect(res.body.features.ocr).toBe(true);
+  });
+});

@@ -1,5 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../src/app.factory';
 import { parseDatabaseUrl, withAdminConnection } from '../../src/database/data-source-factory';
@@ -50,6 +52,7 @@ export async function bootApp(
     BCRYPT_ROUNDS: '4',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     CLIENT_CACHE_REFRESH_MS: '5000',
+    STORAGE_DIR: join(tmpdir(), masterDatabase),
     ...options.env,
   };
   const app = await createApp(env);
