@@ -8,11 +8,18 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Starts a compiled bench server (dist-bench/bench/servers/NAME.js) and waits for its port. */
+/**
+ * Starts a compiled bench server (dist-bench/bench/servers/NAME.js) and waits for its port.
+ * BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of every child there when it stops.
+ */
 export async function startChild(name: string, env: NodeJS.ProcessEnv): Promise<Child> {
+  const profileDir = process.env.BENCH_PROFILE_DIR;
   const child = fork(join(__dirname, 'servers', `${name}.js`), [], {
     env: { ...process.env, ...env },
     stdio: 'inherit',
+    execArgv: profileDir
+      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+      : [],
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
