@@ -19,7 +19,10 @@ async function main() {
   const address = app.getHttpServer().address() as { port: number };
   process.on('message', (message: { type: string }) => {
     if (message.type === 'statements') process.send?.({ type: 'statements', statements });
-    if (message.type === 'stop') void app.close().then(() => process.exit(0));
+    if (message.type === 'stop') {
+      setTimeout(() => process.exit(0), 2000).unref();
+      void app.close().finally(() => process.exit(0));
+    }
   });
   process.send?.({ type: 'ready', port: address.port });
 }
