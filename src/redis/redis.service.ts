@@ -9,7 +9,7 @@ type Handler = (message: string) => void;
 export class RedisService implements OnModuleDestroy {
   private readonly logger = new Logger(RedisService.name);
   readonly client: Redis;
-  private subscriber?: Redis;
+  private subscriber?: Promise<Redis>;
   private readonly handlers = new Map<string, Set<Handler>>();
 
   constructor(private readonly config: AppConfig) {
@@ -26,25 +26,36 @@ export class RedisService implements OnModuleDestroy {
 
   async subscribe(channel: string, handler: Handler): Promise<void> {
     const full = this.key('events', channel);
-    if (!this.subscriber) {
-      this.subscriber = this.connect();
-      this.subscriber.on('message', (ch: string, message: string) => {
-        for (const h of this.handlers.get(ch) ?? []) h(message);
-      });
-    }
+    this.subscriber ??= this.openSubscriber();
+    const subscriber = await this.subscriber;
     if (!this.handlers.has(full)) {
       this.handlers.set(full, new Set());
-      await this.subscriber.subscribe(full);
+      await subscriber.subscribe(full);
     }
     this.handlers.get(full)!.add(handler);
   }
 
   async onModuleDestroy() {
-    await Promise.allSettled([this.client.quit(), this.subscriber?.quit()]);
+    const subscriber = await this.subscriber?.catch(() => undefined);
+    await Promise.allSettled([this.client.quit(), subscriber?.quit()]);
   }
 
-  private connect(): Redis {
-    const redis = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: 3, enableReadyCheck: true });
+  /**
+   * The subscriber connection skips ioredis' ready check (an INFO that a connection already in
+   * subscriber mode may not send) and is used only once connected, so concurrent first subscriptions
+   * from several modules cannot race the handshake.
+   */
+  private async openSubscriber(): Promise<Redis> {
+    const subscriber = this.connect({ enableReadyCheck: false, lazyConnect: true });
+    subscriber.on('message', (ch: string, message: string) => {
+      for (const h of this.handlers.get(ch) ?? []) h(message);
+    });
+    await subscriber.connect();
+    return subscriber;
+  }
+
+  private connect(options: { enableReadyCheck?: boolean; lazyConnect?: boolean } = {}): Redis {
+    const redis = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: 3, enableReadyCheck: true, ...options });
     redis.on('error', (err) => this.logger.warn(`Redis: ${err.message}`));
     return redis;
   }
