@@ -14,7 +14,9 @@ describe('loadConfig', () => {
   });
 
   it('names every bad setting', () => {
-    expect(() => loadConfig({ PORT: 'eighty', MULTITENANCY_DATABASE_ENABLED: 'maybe' })).toThrow(/PORT[\s\S]*MULTITENANCY_DATABASE_ENABLED/);
+    expect(() => loadConfig({ PORT: 'eighty', MULTITENANCY_DATABASE_ENABLED: 'maybe' })).toThrow(
+      /PORT[\s\S]*MULTITENANCY_DATABASE_ENABLED/,
+    );
   });
 
   it('never echoes a secret value', () => {

@@ -13,49 +13,64 @@ export class StoresSettings {
   @IsString()
   STORAGE_DIR = './storage';
 
-  @IsOptional() @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
   S3_ENDPOINT?: string = undefined;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   S3_BUCKET?: string = undefined;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   S3_REGION?: string = undefined;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   S3_ACCESS_KEY_ID?: string = undefined;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   S3_SECRET_ACCESS_KEY?: string = undefined;
 
-  @IsOptional() @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
   AI_LOG_INFLUX_URL?: string = undefined;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   AI_LOG_INFLUX_TOKEN?: string = undefined;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   AI_LOG_INFLUX_ORG?: string = undefined;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   AI_LOG_INFLUX_BUCKET?: string = undefined;
 
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   OCR_ENABLED = false;
 
   /** HTTP OCR service; empty: the embedded engine. */
-  @IsOptional() @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
   OCR_SERVICE_URL?: string = undefined;
 
   @Matches(/^\/[^\s]*$/, { message: 'must be a path starting with /' })
   OCR_ENDPOINT = '/ocr';
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(3600)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   OCR_TIMEOUT_SECONDS = 120;
 
   @IsString()
   OCR_LANGUAGE = 'ch';
 
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   OCR_USE_GPU = false;
 }

@@ -22,7 +22,11 @@ function withTimeout<T>(work: Promise<T>): Promise<T> {
 
 /** Any HTTP answer (even 4xx) shows the service is there; only a connection failure is "down". */
 async function reachable(url: string): Promise<void> {
-  const res = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const res = await fetch(url, {
+    method: 'GET',
+    redirect: 'manual',
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
   await res.arrayBuffer();
   if (res.status >= 500) throw new Error(`answered ${res.status}`);
 }
@@ -51,7 +55,9 @@ export class HealthController {
         await dataSource.query('SELECT 1');
       }),
     );
-    await this.respond(res, [...this.coreChecks(), ...this.storeChecks(), ...clientChecks], { features: this.features() });
+    await this.respond(res, [...this.coreChecks(), ...this.storeChecks(), ...clientChecks], {
+      features: this.features(),
+    });
   }
 
   @Get('liveness')
@@ -88,7 +94,11 @@ export class HealthController {
       checks.push(this.probe('ocr', () => reachable(this.stores.OCR_SERVICE_URL!)));
     }
     if (this.stores.AI_LOG_INFLUX_URL) {
-      checks.push(this.probe('timeseries', () => reachable(new URL('/health', this.stores.AI_LOG_INFLUX_URL).toString())));
+      checks.push(
+        this.probe('timeseries', () =>
+          reachable(new URL('/health', this.stores.AI_LOG_INFLUX_URL).toString()),
+        ),
+      );
     }
     return checks;
   }

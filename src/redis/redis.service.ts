@@ -55,7 +55,11 @@ export class RedisService implements OnModuleDestroy {
   }
 
   private connect(options: { enableReadyCheck?: boolean; lazyConnect?: boolean } = {}): Redis {
-    const redis = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: 3, enableReadyCheck: true, ...options });
+    const redis = new Redis(this.config.REDIS_URL, {
+      maxRetriesPerRequest: 3,
+      enableReadyCheck: true,
+      ...options,
+    });
     redis.on('error', (err) => this.logger.warn(`Redis: ${err.message}`));
     return redis;
   }
