@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { ApiTokensModule } from './api-tokens/api-tokens.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
@@ -14,6 +15,12 @@ import { RedisModule } from './redis/redis.module';
 import { SandboxesModule } from './sandboxes/sandboxes.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { UnitsModule } from './units/units.module';
+import { EventsModule } from './events/events.module';
+import { FailuresModule } from './failures/failures.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { WorkOrdersModule } from './work-orders/work-orders.module';
+import { UsersModule } from './users/users.module';
+import { SsoModule } from './sso/sso.module';
 
 @Module({})
 export class AppModule {
@@ -35,9 +42,16 @@ export class AppModule {
         MetricsModule,
         AuditModule,
         AuthModule,
+        ApiTokensModule,
+        UsersModule,
         PlatformModule.register({ processors }),
         SandboxesModule,
+        EventsModule.register({ processors }),
         UnitsModule,
+        WorkOrdersModule,
+        FailuresModule,
+        WebhooksModule.register({ processors }),
+        SsoModule,
         HealthModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

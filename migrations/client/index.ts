@@ -1,5 +1,20 @@
 import { ClientInit1732200000000 } from './1732200000000-ClientInit';
 import { Units1732300000000 } from './1732300000000-Units';
+import { Identity1733000000000 } from './1733000000000-Identity';
+import { AuditTrail1733100000000 } from './1733100000000-AuditTrail';
+import { AssetsWorkOrdersFailures1733200000000 } from './1733200000000-AssetsWorkOrdersFailures';
+import { Webhooks1733210000000 } from './1733210000000-Webhooks';
+import { IdentityProviders1733300000000 } from './1733300000000-IdentityProviders';
+import { UserContactAndProfile1733400000000 } from './1733400000000-UserContactAndProfile';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
-export const CLIENT_MIGRATIONS = [ClientInit1732200000000, Units1732300000000];
+export const CLIENT_MIGRATIONS = [
+  ClientInit1732200000000,
+  Units1732300000000,
+  Identity1733000000000,
+  AuditTrail1733100000000,
+  AssetsWorkOrdersFailures1733200000000,
+  Webhooks1733210000000,
+  IdentityProviders1733300000000,
+  UserContactAndProfile1733400000000,
+];

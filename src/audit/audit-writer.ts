@@ -15,6 +15,9 @@ export interface AuditEntry {
   /** Defaults to the principal of the current request. */
   userId?: number | null;
   username?: string | null;
+  /** Default to the address and user agent of the current request. */
+  ipAddress?: string | null;
+  userAgent?: string | null;
 }
 
 /** Fields never written to the audit trail, whatever entity they belong to. */
@@ -38,14 +41,19 @@ export class AuditWriter {
         entry.entityId ?? null,
         entry.userId !== undefined ? entry.userId : (principal?.userId ?? null),
         entry.username !== undefined ? entry.username : (principal?.username ?? principal?.email ?? null),
-        store?.ip ?? null,
-        store?.userAgent ?? null,
+        normalizeIp(entry.ipAddress !== undefined ? entry.ipAddress : (store?.ip ?? null)),
+        (entry.userAgent !== undefined ? entry.userAgent : (store?.userAgent ?? null))?.slice(0, 500) ?? null,
         entry.message ?? null,
         entry.changes ? JSON.stringify(entry.changes) : null,
         entry.metadata ? JSON.stringify(entry.metadata) : null,
       ],
     );
   }
+}
+
+/** `::ffff:1.2.3.4` (IPv4 seen through an IPv6 socket) is stored as `1.2.3.4`. */
+export function normalizeIp(ip: string | null): string | null {
+  return ip ? ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1').slice(0, 64) : null;
 }
 
 const comparable = (value: unknown) => (value instanceof Date ? value.toISOString() : value);

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RedisService } from '../redis/redis.service';
 import type { RoleType } from './roles';
@@ -26,12 +26,16 @@ const CHANNEL = 'auth:invalidate';
  * through Redis.
  */
 @Injectable()
-export class AuthStateCache implements OnModuleInit {
+export class AuthStateCache implements OnApplicationBootstrap {
   private readonly entries = new Map<string, { state: Promise<AuthState | null>; expires: number }>();
 
   constructor(private readonly redis: RedisService) {}
 
-  async onModuleInit() {
+  /**
+   * Subscribed once every module is initialised: a SUBSCRIBE sent while the shared subscriber
+   * connection is still in its handshake makes ioredis fail its ready check.
+   */
+  async onApplicationBootstrap() {
     await this.redis.subscribe(CHANNEL, (key) => this.drop(key));
   }
 

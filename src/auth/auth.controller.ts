@@ -1,10 +1,27 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { Public } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { LoginDto, LoginResponseDto } from './dto/login.dto';
+import { ForgotPasswordDto } from './dto/password.dto';
+import { LogoutResponseDto, RefreshResponseDto, RefreshTokenDto } from './dto/refresh-token.dto';
+import { EmailConfirmationResponseDto, RegisterDto, RegisterResponseDto } from './dto/register.dto';
 import { EnvelopeBResponseDto, ResetPasswordDto } from './dto/reset-password.dto';
 import { PasswordResetService } from './password-reset.service';
+import { RefreshTokenService } from './refresh-token.service';
+import { RegistrationService } from './registration.service';
 
 @ApiTags('Authentication')
 @Controller('auth')
@@ -12,15 +29,72 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     private readonly resets: PasswordResetService,
+    private readonly refreshTokens: RefreshTokenService,
+    private readonly registration: RegistrationService,
   ) {}
 
   @Post('local')
   @Public()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Log in with identifier (e-mail or username) and password' })
+  @ApiOperation({ summary: 'Log in with identifier (e-mail or username) and password (5 per minute)' })
   @ApiOkResponse({ type: LoginResponseDto })
+  @ApiUnauthorizedResponse({ description: 'INVALID_CREDENTIALS' })
+  @ApiResponse({ status: 423, description: 'ACCOUNT_LOCKED after five failures in a row' })
+  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED, with Retry-After' })
   login(@Body() dto: LoginDto) {
     return this.auth.login(dto);
+  }
+
+  @Post('local/register')
+  @Public()
+  @ApiOperation({ summary: 'Register a VIEWER account, blocked until the e-mail is confirmed' })
+  @ApiCreatedResponse({ type: RegisterResponseDto })
+  @ApiConflictResponse({ description: 'E-mail taken or the client is at maxUsers' })
+  register(@Body() dto: RegisterDto) {
+    return this.registration.register(dto);
+  }
+
+  @Get('email-confirmation')
+  @Public()
+  @ApiOperation({ summary: 'Confirm an e-mail address with the token from the registration mail' })
+  @ApiQuery({ name: 'confirmation', required: true })
+  @ApiOkResponse({ type: EmailConfirmationResponseDto })
+  @ApiBadRequestResponse({ description: 'Missing, invalid or expired token' })
+  confirm(@Query('confirmation') confirmation: unknown) {
+    return this.registration.confirm(confirmation);
+  }
+
+  @Post('refresh-token')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Rotate a refresh token: new access and refresh tokens; reuse revokes the family',
+  })
+  @ApiOkResponse({ type: RefreshResponseDto })
+  @ApiUnauthorizedResponse({ description: 'INVALID_TOKEN or TOKEN_EXPIRED' })
+  refresh(@Body() dto: RefreshTokenDto) {
+    return this.refreshTokens.refresh(dto.refreshToken);
+  }
+
+  @Post('logout')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Log out: revokes the refresh token and every token rotated from the same login' })
+  @ApiOkResponse({ type: LogoutResponseDto })
+  async logout(@Body() dto: RefreshTokenDto) {
+    await this.refreshTokens.logout(dto.refreshToken);
+    return { data: { loggedOut: true } };
+  }
+
+  @Post('forgot-password')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Mail a reset link; same answer whether or not the e-mail exists' })
+  @ApiBody({ type: ForgotPasswordDto })
+  @ApiOkResponse({ type: EnvelopeBResponseDto })
+  @ApiBadRequestResponse({ type: EnvelopeBResponseDto, description: 'Email is required' })
+  forgotPassword(@Body() body: unknown) {
+    return this.resets.forgot(body);
   }
 
   @Post('reset-password')

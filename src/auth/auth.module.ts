@@ -1,21 +1,31 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { settingsProvider } from '../config/config.module';
+import { UserQuota } from '../users/user-quota';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { AuthSettings } from './auth.settings';
 import { AuthStateCache } from './auth-state.cache';
 import { Authenticator } from './authenticator.service';
+import { ChangePasswordController } from './change-password.controller';
 import { JwtService } from './jwt.service';
+import { PasswordChangeService } from './password-change.service';
 import { PasswordHasher } from './password-hasher';
 import { PasswordResetService } from './password-reset.service';
+import { RateLimiter } from './rate-limiter.service';
+import { RefreshTokenService } from './refresh-token.service';
+import { RegistrationService } from './registration.service';
 import { SandboxAccess } from './sandbox-access.service';
+import { SecurityAudit } from './security-audit';
 import { SessionService } from './session.service';
+import { TwoFactorChallenges } from './two-factor/two-factor-challenge.service';
+import { TwoFactorController } from './two-factor/two-factor.controller';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 @Global()
 @Module({
-  controllers: [AuthController],
+  controllers: [AuthController, ChangePasswordController, TwoFactorController],
   providers: [
     settingsProvider(AuthSettings),
     JwtService,
@@ -25,6 +35,14 @@ import { SessionService } from './session.service';
     PasswordHasher,
     SessionService,
     PasswordResetService,
+    PasswordChangeService,
+    RefreshTokenService,
+    RegistrationService,
+    RateLimiter,
+    SecurityAudit,
+    TwoFactorChallenges,
+    TwoFactorService,
+    UserQuota,
     AuthService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
@@ -35,6 +53,8 @@ import { SessionService } from './session.service';
     PasswordHasher,
     SessionService,
     PasswordResetService,
+    SecurityAudit,
+    UserQuota,
     AuthService,
   ],
 })

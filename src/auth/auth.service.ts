@@ -2,31 +2,133 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { User } from '../users/entities/user.entity';
+import { clearFailedLogins, recordFailedLogin } from './account-lock';
+import { AuthSettings } from './auth.settings';
+import { clientAddress, clientIdentifier, normalizeIdentifier } from './client-address';
 import { LoginDto } from './dto/login.dto';
 import { PasswordHasher } from './password-hasher';
+import { Limit, RateLimiter } from './rate-limiter.service';
+import { SecurityAudit } from './security-audit';
 import { LoginResponse, SessionService } from './session.service';
+import { TwoFactorChallenges } from './two-factor/two-factor-challenge.service';
 
-/** Password login. */
+export type TwoFactorPending = { requires2FA: true; tempToken: string };
+
+const invalidCredentials = () =>
+  AppError.unauthorized('Invalid identifier or password', 'INVALID_CREDENTIALS');
+
+/**
+ * Password login: rate limit first (DECISIONS.md), then the password (always hashed, so unknown
+ * identifiers take as long as wrong passwords), then the lock, block and confirmation states.
+ */
 @Injectable()
 export class AuthService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionService,
+    private readonly settings: AuthSettings,
+    private readonly limiter: RateLimiter,
+    private readonly securityAudit: SecurityAudit,
+    private readonly challenges: TwoFactorChallenges,
   ) {}
 
-  async login(dto: LoginDto): Promise<LoginResponse> {
-    const user = await this.findByIdentifier(dto.identifier);
+  async login(dto: LoginDto): Promise<LoginResponse | TwoFactorPending> {
+    const identifier = normalizeIdentifier(dto.identifier);
+    const limits = this.loginLimits(identifier);
+    await this.limiter.consume('login', limits);
+    const user = await this.findByIdentifier(identifier);
     const valid = await this.hasher.verify(dto.password, user?.passwordHash);
-    if (!user || !valid || user.deletedAt) {
-      throw AppError.unauthorized('Invalid identifier or password', 'INVALID_CREDENTIALS');
+    if (!user) {
+      // The same statement as a wrong password (matching no row), so both failures take as long.
+      await this.db.production((m) =>
+        recordFailedLogin(m, 0, this.settings.AUTH_LOCK_THRESHOLD, this.settings.AUTH_LOCK_SECONDS),
+      );
+      await this.failed(null, identifier, 'unknown identifier');
+      throw invalidCredentials();
     }
-    if (user.blocked) throw AppError.unauthorized('Invalid identifier or password', 'INVALID_CREDENTIALS');
-    return this.sessions.issue(user);
+    if (user.lockedUntil && user.lockedUntil.getTime() > Date.now()) {
+      await this.failed(user.id, user.email, 'account locked');
+      throw new AppError(423, 'ACCOUNT_LOCKED', 'Account is locked; try again later');
+    }
+    if (!valid) {
+      const { lockedNow } = await this.db.production((m) =>
+        recordFailedLogin(m, user.id, this.settings.AUTH_LOCK_THRESHOLD, this.settings.AUTH_LOCK_SECONDS),
+      );
+      await this.failed(user.id, user.email, 'wrong password');
+      if (lockedNow) {
+        await this.securityAudit.record('ACCOUNT_LOCKED', {
+          action: 'UPDATE',
+          entityType: 'User',
+          entityId: user.id,
+          userId: user.id,
+          username: user.email,
+          message: `Account locked after ${this.settings.AUTH_LOCK_THRESHOLD} failed logins`,
+          metadata: { lockSeconds: this.settings.AUTH_LOCK_SECONDS },
+        });
+      }
+      throw invalidCredentials();
+    }
+    if (user.blocked) {
+      await this.failed(user.id, user.email, user.confirmed ? 'blocked' : 'e-mail not confirmed');
+      if (!user.confirmed) throw AppError.forbidden('E-mail address not confirmed', 'EMAIL_NOT_CONFIRMED');
+      throw invalidCredentials();
+    }
+    await this.db.production((m) => clearFailedLogins(m, user.id));
+    if (user.twoFactorEnabled) {
+      await this.securityAudit.record('LOGIN_2FA_REQUIRED', {
+        action: 'LOGIN',
+        entityType: 'User',
+        entityId: user.id,
+        userId: user.id,
+        username: user.email,
+        message: 'Password accepted; two-factor code required',
+        metadata: { success: false, pending: true },
+      });
+      return { requires2FA: true, tempToken: this.challenges.issue(user) };
+    }
+    const session = await this.sessions.issue(user);
+    await this.securityAudit.record('LOGIN_SUCCESS', {
+      action: 'LOGIN',
+      entityType: 'User',
+      entityId: user.id,
+      userId: user.id,
+      username: user.email,
+      message: 'Logged in',
+      metadata: { success: true, method: 'password' },
+    });
+    return session;
+  }
+
+  /**
+   * Attempts per address, and per address and identifier (DECISIONS.md: 5 a minute, 30 a minute).
+   * Every attempt counts, and the limit is checked before the password.
+   */
+  private loginLimits(identifier: string): Limit[] {
+    const windowSeconds = this.settings.AUTH_RATE_WINDOW_SECONDS;
+    return [
+      { key: ['address', clientAddress()], limit: this.settings.AUTH_LOGIN_LIMIT_PER_ADDRESS, windowSeconds },
+      {
+        key: ['identifier', clientIdentifier(), clientAddress(), identifier],
+        limit: this.settings.AUTH_LOGIN_LIMIT_PER_IDENTIFIER,
+        windowSeconds,
+      },
+    ];
+  }
+
+  private failed(userId: number | null, username: string, reason: string) {
+    return this.securityAudit.record('LOGIN_FAILED', {
+      action: 'LOGIN',
+      entityType: 'User',
+      entityId: userId,
+      userId,
+      username,
+      message: `Login failed: ${reason}`,
+      metadata: { success: false, reason },
+    });
   }
 
   private findByIdentifier(identifier: string): Promise<User | null> {
-    const normalized = identifier.trim().toLowerCase();
     return this.db.production((m) =>
       m
         .getRepository(User)
@@ -34,7 +136,7 @@ export class AuthService {
         .addSelect('u.passwordHash')
         .innerJoinAndSelect('u.role', 'role')
         .where('(lower(u.email) = :id OR lower(u.username) = :id) AND u.deleted_at IS NULL', {
-          id: normalized,
+          id: identifier,
         })
         .getOne(),
     );

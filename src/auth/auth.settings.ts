@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { toInt } from '../config/load-settings';
 
 /** Settings of authentication (read from the environment like AppConfig). */
@@ -10,4 +10,95 @@ export class AuthSettings {
   @Min(1)
   @Max(10080)
   PASSWORD_RESET_TTL_MINUTES = 60;
+
+  /** Lifetime of refresh tokens. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  REFRESH_TOKEN_TTL_DAYS = 7;
+
+  /** Lifetime of e-mail confirmation links sent by register. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  EMAIL_CONFIRMATION_TTL_HOURS = 48;
+
+  /** Failed password logins in a row that lock an account. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  AUTH_LOCK_THRESHOLD = 5;
+
+  /** How long a locked account stays locked (15 minutes). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  AUTH_LOCK_SECONDS = 900;
+
+  /** Login attempts per window for one client address and identifier. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_LOGIN_LIMIT_PER_IDENTIFIER = 5;
+
+  /** Login attempts per window for one client address, whatever the identifier. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_LOGIN_LIMIT_PER_ADDRESS = 30;
+
+  /** /auth/2fa/authenticate and /auth/2fa/recover attempts per window per address and user. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_2FA_LIMIT = 5;
+
+  /** Window of the login and 2FA rate limits. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  AUTH_RATE_WINDOW_SECONDS = 60;
+
+  /** Reset mails per window for one e-mail; past it forgot-password answers 200 and sends nothing. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FORGOT_PASSWORD_LIMIT = 3;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  AUTH_FORGOT_PASSWORD_WINDOW_SECONDS = 3600;
+
+  /** Lifetime of the tempToken of a pending two-factor login. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(30)
+  @Max(3600)
+  TWO_FACTOR_TEMP_TOKEN_SECONDS = 300;
+
+  /** Wrong codes that end one two-factor challenge. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  TWO_FACTOR_MAX_ATTEMPTS = 5;
+
+  /** TOTP steps of 30 s accepted either side of now. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(4)
+  TWO_FACTOR_WINDOW = 1;
+
+  /** Issuer shown by authenticator apps. */
+  @IsString()
+  @MaxLength(50)
+  TWO_FACTOR_ISSUER = 'SVC Platform';
 }

@@ -16,6 +16,8 @@ export interface AccessClaims {
   tv: number;
   /** Absent on access tokens; `2fa` on the short-lived token of a pending two-factor login. */
   typ?: string;
+  /** Unique id of a two-factor tempToken (single use). */
+  jti?: string;
   iat: number;
   exp: number;
 }

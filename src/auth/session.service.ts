@@ -5,10 +5,9 @@ import { Sandbox } from '../sandboxes/entities/sandbox.entity';
 import { PRODUCTION_SCHEMA, tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { User } from '../users/entities/user.entity';
+import { AuthSettings } from './auth.settings';
 import { JwtService } from './jwt.service';
 import { randomToken, sha256 } from './token-hash';
-
-const REFRESH_TTL_MS = 7 * 24 * 3600 * 1000;
 
 export interface SandboxSummary {
   id: number;
@@ -47,6 +46,7 @@ export class SessionService {
   constructor(
     private readonly jwt: JwtService,
     private readonly db: TenantDatabase,
+    private readonly settings: AuthSettings,
   ) {}
 
   /** `user` must have its role loaded. */
@@ -81,11 +81,20 @@ export class SessionService {
 
   async createRefreshToken(manager: EntityManager, userId: number, familyId: string): Promise<string> {
     const value = randomToken(48);
+    const ttlMs = this.settings.REFRESH_TOKEN_TTL_DAYS * 24 * 3600 * 1000;
     await manager.query(
       'INSERT INTO public.refresh_tokens (user_id, token_hash, family_id, expires_at) VALUES ($1, $2, $3, $4)',
-      [userId, sha256(value), familyId, new Date(Date.now() + REFRESH_TTL_MS)],
+      [userId, sha256(value), familyId, new Date(Date.now() + ttlMs)],
     );
     return value;
+  }
+
+  /** Revokes every refresh token of a user (password change, reset, block, delete). */
+  async revokeAll(manager: EntityManager, userId: number): Promise<void> {
+    await manager.query(
+      'UPDATE public.refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
+      [userId],
+    );
   }
 
   private async currentSandbox(): Promise<SandboxSummary> {

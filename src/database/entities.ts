@@ -1,9 +1,15 @@
+import { ApiToken } from '../api-tokens/entities/api-token.entity';
 import { AuditLog } from '../audit/entities/audit-log.entity';
+import { AuditRetentionPolicy } from '../audit/entities/retention-policy.entity';
 import { RefreshToken } from '../auth/entities/refresh-token.entity';
 import { Client } from '../platform/entities/client.entity';
 import { Sandbox } from '../sandboxes/entities/sandbox.entity';
+import { IdentityProvider } from '../sso/entities/identity-provider.entity';
+import { SsoIdentity } from '../sso/entities/sso-identity.entity';
 import { UserSandbox } from '../sandboxes/entities/user-sandbox.entity';
 import { Unit } from '../units/entities/unit.entity';
+import { Failure } from '../failures/entities/failure.entity';
+import { WorkOrder } from '../work-orders/entities/work-order.entity';
 import { Company } from '../users/entities/company.entity';
 import { Role } from '../users/entities/role.entity';
 import { User } from '../users/entities/user.entity';
@@ -17,7 +23,13 @@ export const CLIENT_ENTITIES: Function[] = [
   Sandbox,
   UserSandbox,
   AuditLog,
+  AuditRetentionPolicy,
   Unit,
+  WorkOrder,
+  Failure,
+  ApiToken,
+  IdentityProvider,
+  SsoIdentity,
 ];
 
 /** Entities that exist only in the master database. */

@@ -124,6 +124,11 @@ export class ClientDatabases {
     });
   }
 
+  /** A short-lived administrative connection to the client's database (used by audit retention). */
+  asAdmin<T>(client: Client, fn: (pg: import('pg').Client) => Promise<T>): Promise<T> {
+    return withAdminConnection(this.adminTarget(client), fn);
+  }
+
   private async grant(client: Client, schema: string) {
     const role = quoteIdent(client.databaseUsername);
     const s = quoteIdent(schema);

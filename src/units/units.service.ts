@@ -5,6 +5,8 @@ import { Principal } from '../auth/principal';
 import { hasRank } from '../auth/roles';
 import { AppError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
+import { previousOf } from '../events/domain-event';
+import { DomainEvents } from '../events/domain-events';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { CreateUnitDto, UnitDto, UnitQueryDto, UpdateUnitDto } from './dto/unit.dto';
 import { Unit } from './entities/unit.entity';
@@ -32,6 +34,7 @@ export class UnitsService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
+    private readonly events: DomainEvents,
   ) {}
 
   async list(principal: Principal, query: UnitQueryDto) {
@@ -76,6 +79,7 @@ export class UnitsService {
         message: `Unit "${saved.name}" created`,
         changes: diffChanges(null, saved, ['createdAt', 'updatedAt', 'id']),
       });
+      await this.publish(m, 'unit.created', saved, null);
       return saved;
     });
     return { data: toView(unit) };
@@ -94,6 +98,7 @@ export class UnitsService {
           message: `Unit "${after.name}" updated`,
           changes,
         });
+        await this.publish(m, 'unit.updated', after, previousOf(changes));
       }
       return after;
     });
@@ -103,6 +108,16 @@ export class UnitsService {
   async remove(principal: Principal, id: number) {
     await this.db.transaction(async (m) => {
       const unit = await this.find(m, principal, id, true);
+      const [used] = await m.query(
+        `SELECT (SELECT count(*) FROM work_orders WHERE unit_id = $1)::int AS work_orders,
+                (SELECT count(*) FROM failures WHERE unit_id = $1)::int AS failures`,
+        [id],
+      );
+      if (used.work_orders || used.failures) {
+        throw AppError.conflict(
+          `Unit "${unit.name}" still has ${used.work_orders} work order(s) and ${used.failures} failure(s)`,
+        );
+      }
       await m.getRepository(Unit).delete({ id });
       await this.audit.record(m, {
         action: 'DELETE',
@@ -111,6 +126,25 @@ export class UnitsService {
         message: `Unit "${unit.name}" deleted`,
         changes: diffChanges(unit, null, ['createdAt', 'updatedAt']),
       });
+      const { name, code, status, companyId } = unit;
+      await this.events.publish(m, {
+        event: 'unit.deleted',
+        entityType: 'Unit',
+        entityId: id,
+        companyId,
+        attributes: { id, name, code, status, companyId },
+      });
+    });
+  }
+
+  private publish(m: EntityManager, event: string, unit: Unit, previous: Record<string, unknown> | null) {
+    return this.events.publish(m, {
+      event,
+      entityType: 'Unit',
+      entityId: unit.id,
+      companyId: unit.companyId,
+      attributes: { ...toView(unit) },
+      previous,
     });
   }
 

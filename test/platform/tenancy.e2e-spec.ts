@@ -1,4 +1,7 @@
+import { CLIENT_MIGRATIONS } from '../../migrations/client';
+import { createDataSource, parseDatabaseUrl } from '../../src/database/data-source-factory';
 import { clientDatabase, sql } from '../support/pg';
+import { databaseUrl } from '../support/test-env';
 import { SmtpSink } from '../support/smtp-sink';
 import {
   bootApp,
@@ -152,8 +155,14 @@ describe('tenancy', () => {
       'SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1',
     );
     expect(last.name).toBe(current);
-    await sql(db, 'DROP TABLE units CASCADE');
-    await sql(db, 'DELETE FROM migrations WHERE name = $1', [last.name]);
+    const undo = createDataSource(parseDatabaseUrl(databaseUrl(db)), {
+      entities: [],
+      poolMax: 1,
+      migrations: CLIENT_MIGRATIONS,
+    });
+    await undo.initialize();
+    await undo.undoLastMigration({ transaction: 'each' });
+    await undo.destroy();
     const behind = await t
       .http()
       .get('/api/platform/clients/migration-status')

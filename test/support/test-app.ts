@@ -53,6 +53,9 @@ export async function bootApp(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     CLIENT_CACHE_REFRESH_MS: '5000',
     STORAGE_DIR: join(tmpdir(), masterDatabase),
+    // Tests log in far more often than a person; the rate-limit tests set the real limits.
+    AUTH_LOGIN_LIMIT_PER_IDENTIFIER: '1000',
+    AUTH_LOGIN_LIMIT_PER_ADDRESS: '1000',
     ...options.env,
   };
   const app = await createApp(env);

@@ -1,0 +1,303 @@
+/**
+ * Webhook delivery bench: 100 events per second (unit creations over HTTP) fanned out to 10
+ * webhooks for 30 seconds, delivered to a local receiver. Reports lost and duplicate deliveries and
+ * the latency from the event's request to its receipt (p50/p95/p99/max).
+ *
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/webhooks.js
+ *
+ * Settings (environment): BENCH_EVENTS_PER_SECOND (100), BENCH_WEBHOOKS (10), BENCH_SECONDS (30),
+ * BENCH_WORKERS (1). Deployed as in production: this process is the API (QUEUE_PROCESSORS_ENABLED
+ * false: HTTP, outbox relay), deliveries run in BENCH_WORKERS worker process(es) (dist-bench/src/worker.js).
+ * It boots the real app against a throw-away database (test/support helpers) and drops it at the end.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import globalSetup from '../test/support/global-setup';
+import globalTeardown from '../test/support/global-teardown';
+import { SmtpSink } from '../test/support/smtp-sink';
+import { Client } from 'pg';
+import { bootApp, provisionClient, TestApp } from '../test/support/test-app';
+import { databaseUrl } from '../test/support/test-env';
+
+const RATE = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 100);
+const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+const WORKER_JS = join(__dirname, '..', 'src', 'worker.js');
+/** Give up waiting for deliveries after this long without a new one. */
+const DRAIN_MS = 20_000;
+
+interface Receipt {
+  key: string;
+  seq: number;
+  /** When the event happened: the payload's timestamp (the outbox row's insert, inside the change's transaction). */
+  eventAt: number;
+  at: number;
+}
+
+function startReceiver(receipts: Receipt[]): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = Date.now();
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const seq = Number(String(body.data.attributes.name).replace('bench-', ''));
+      receipts.push({
+        key: `${body.eventId}:${body.webhookId}`,
+        seq,
+        eventAt: Date.parse(body.timestamp),
+        at,
+      });
+      res.writeHead(204).end();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
+
+/** Kept-alive connections to the API, as a real client pool would use. */
+const apiAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function postUnit(port: number, token: string, seq: number): Promise<number> {
+  const body = JSON.stringify({ name: `bench-${seq}` });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/units',
+        method: 'POST',
+        agent: apiAgent,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'X-Client-ID': 'bench',
+          Authorization: `Bearer ${token}`,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function generate(t: TestApp, token: string, sentAt: Map<number, number>) {
+  const port = (t.app.getHttpServer().address() as AddressInfo).port;
+  const total = RATE * SECONDS;
+  const started = Date.now();
+  const inFlight: Promise<unknown>[] = [];
+  let failures = 0;
+  for (let seq = 0; seq < total; seq++) {
+    const due = started + (seq * 1000) / RATE;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    sentAt.set(seq, Date.now());
+    inFlight.push(
+      postUnit(port, token, seq).then(
+        (status) => {
+          if (status !== 201) failures++;
+        },
+        () => failures++,
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  return { total, failures, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * bootApp, tried up to three times: RedisService's subscriber connection can lose a race with
+ * ioredis's ready check at boot ("Connection in subscriber mode"), unrelated to what is measured.
+ */
+async function boot(env: Record<string, string>): Promise<TestApp> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await bootApp({ env });
+    } catch (err) {
+      if (attempt >= 3 || !/subscriber mode/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+/** Starts one worker process (the compiled src/worker.js) and resolves once it runs. */
+function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, WORKER_JS], {
+    env: {
+      ...env,
+      QUEUE_PROCESSORS_ENABLED: 'true',
+      WORKER_PORT: '0',
+      LOG_LEVEL: 'log',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Worker running')) {
+        clearTimeout(timer);
+        output = '';
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output.slice(-2000)}`)));
+  });
+}
+
+async function startWorkers(env: NodeJS.ProcessEnv, workers: ChildProcess[]) {
+  for (let i = 0; i < WORKERS; i++) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        workers.push(await startWorker(env));
+        break;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+      }
+    }
+  }
+}
+
+async function countUnits(database: string): Promise<number> {
+  const pg = new Client({ connectionString: databaseUrl(database) });
+  await pg.connect();
+  try {
+    const { rows } = await pg.query(`SELECT count(*)::int AS n FROM units WHERE name LIKE 'bench-%'`);
+    return rows[0].n as number;
+  } finally {
+    await pg.end();
+  }
+}
+
+/** Delivery records by status in the client database, as the service saw them. */
+async function statusCounts(database: string): Promise<Record<string, number>> {
+  const pg = new Client({ connectionString: databaseUrl(database) });
+  await pg.connect();
+  try {
+    const { rows } = await pg.query(
+      'SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status',
+    );
+    const outbox = await pg.query('SELECT count(*)::int AS n FROM event_outbox');
+    return { ...Object.fromEntries(rows.map((r) => [r.status, r.n])), outboxLeft: outbox.rows[0].n };
+  } finally {
+    await pg.end();
+  }
+}
+
+export async function main(): Promise<{ expected: number; received: number; lost: number; p99: number }> {
+  await globalSetup();
+  const sink = await new SmtpSink().start();
+  const receipts: Receipt[] = [];
+  const receiver = await startReceiver(receipts);
+  const port = (receiver.address() as AddressInfo).port;
+  let t: TestApp | undefined;
+  const workers: ChildProcess[] = [];
+  try {
+    t = await boot({
+      SMTP_URL: sink.url,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      QUEUE_PROCESSORS_ENABLED: 'false',
+      TENANT_POOL_MAX: '20',
+      WEBHOOK_ENDPOINT_CONCURRENCY: process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? '20',
+      WEBHOOK_WORKER_CONCURRENCY: process.env.WEBHOOK_WORKER_CONCURRENCY ?? '100',
+    });
+    await startWorkers(t.env, workers);
+    const client = await provisionClient(t, sink, 'bench');
+    for (let i = 0; i < WEBHOOKS; i++) {
+      const res = await t
+        .http()
+        .post('/api/admin/webhooks')
+        .set('X-Client-ID', 'bench')
+        .set('Authorization', `Bearer ${client.adminToken}`)
+        .send({ name: `bench ${i}`, url: `http://127.0.0.1:${port}/hook/${i}`, events: ['unit.created'] });
+      if (res.status !== 201) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    const sentAt = new Map<number, number>();
+    const sent = await generate(t, client.adminToken, sentAt);
+    const sendEnded = Date.now();
+    // Units the service actually created (a request cut off by the network may still have committed).
+    const created = await countUnits(`${t.masterDatabase}_bench`);
+    const expected = created * WEBHOOKS;
+    // Wait for the rest; give up only after DRAIN_MS without progress (late is not lost).
+    let last = -1;
+    let progressAt = Date.now();
+    for (;;) {
+      const got = new Set(receipts.map((r) => r.key)).size;
+      if (got >= expected) break;
+      if (got !== last) [last, progressAt] = [got, Date.now()];
+      if (Date.now() - progressAt > DRAIN_MS) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const drainSeconds = Number(((Date.now() - sendEnded) / 1000).toFixed(1));
+    const unique = new Set(receipts.map((r) => r.key)).size;
+    const deliveryStatuses = await statusCounts(`${t.masterDatabase}_bench`);
+    const sorted = (values: number[]) => values.sort((a, b) => a - b);
+    const latencies = sorted(receipts.map((r) => r.at - r.eventAt));
+    const fromRequest = sorted(receipts.map((r) => r.at - (sentAt.get(r.seq) ?? r.at)));
+    const p99 = percentile(latencies, 99);
+    const report = {
+      eventsSent: sent.total,
+      requestsFailed: sent.failures,
+      eventsCreated: created,
+      sendSeconds: Number(sent.seconds.toFixed(1)),
+      drainSecondsAfterSend: drainSeconds,
+      webhooks: WEBHOOKS,
+      workerProcesses: WORKERS,
+      deliveriesExpected: expected,
+      receiverCount: receipts.length,
+      uniqueDelivered: unique,
+      duplicates: receipts.length - unique,
+      lost: expected - unique,
+      eventToReceiptMs: {
+        p50: percentile(latencies, 50),
+        p95: percentile(latencies, 95),
+        p99,
+        max: latencies[latencies.length - 1],
+      },
+      requestToReceiptMs: {
+        p50: percentile(fromRequest, 50),
+        p99: percentile(fromRequest, 99),
+        max: fromRequest[fromRequest.length - 1],
+      },
+      deliveryStatuses,
+      verdict: expected === unique && p99 < 1000 ? 'PASS' : 'FAIL',
+    };
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return { expected, received: unique, lost: expected - unique, p99 };
+  } finally {
+    apiAgent.destroy();
+    await Promise.all(
+      workers.map(
+        (w) => new Promise((resolve) => (w.exitCode === null ? w.once('exit', resolve).kill() : resolve(0))),
+      ),
+    );
+    await t?.close();
+    await new Promise((r) => receiver.close(r));
+    receiver.closeAllConnections();
+    await sink.stop();
+    await globalTeardown();
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    (r) => process.exit(r.lost === 0 && r.p99 < 1000 ? 0 : 1),
+    (err) => {
+      process.stderr.write(`${(err as Error).stack ?? err}\n`);
+      process.exit(1);
+    },
+  );
+}

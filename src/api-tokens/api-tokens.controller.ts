@@ -1,0 +1,45 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
+import { Principal } from '../auth/principal';
+import { ApiTokensService } from './api-tokens.service';
+import { ApiTokenListDto, CreateApiTokenDto, CreatedApiTokenEnvelopeDto } from './dto/api-token.dto';
+
+@ApiTags('Administration: API tokens')
+@Controller('api/admin/tokens')
+export class ApiTokensController {
+  constructor(private readonly tokens: ApiTokensService) {}
+
+  @Post()
+  @Authenticated({ permissions: ['api_tokens:create'] })
+  @ApiOperation({ summary: 'Create an API token; its svc_ value is shown only in this answer' })
+  @ApiCreatedResponse({ type: CreatedApiTokenEnvelopeDto })
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateApiTokenDto) {
+    return this.tokens.create(principal, dto);
+  }
+
+  @Get()
+  @Authenticated({ permissions: ['api_tokens:read'] })
+  @ApiOperation({ summary: 'List the API tokens of the client (values are never shown)' })
+  @ApiOkResponse({ type: ApiTokenListDto })
+  list() {
+    return this.tokens.list();
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Authenticated({ permissions: ['api_tokens:delete'] })
+  @ApiOperation({ summary: 'Revoke an API token; it answers 401 from now on' })
+  @ApiNoContentResponse()
+  @ApiNotFoundResponse()
+  revoke(@Param('id', ParseIntPipe) id: number) {
+    return this.tokens.revoke(id);
+  }
+}

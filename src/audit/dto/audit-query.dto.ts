@@ -1,0 +1,150 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsIP,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { AUDIT_ACTIONS, AuditAction } from '../entities/audit-log.entity';
+
+export const MAX_PAGE_SIZE = 500;
+const DATE_HINT = 'ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time';
+/** Shape only; the calendar and the order of the two dates are checked by parseRange. */
+const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const dateMessage = (field: string) => ({ message: `${field} must be an ISO date or date-time` });
+
+/** `page` (0-based) and `size` of the audit queries (platform.md section 8). */
+export class AuditPageDto {
+  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Page number, 0-based' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  page = 0;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50, description: 'Entries per page' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  size = 50;
+}
+
+/** Optional period of any audit query. */
+export class AuditRangeQueryDto extends AuditPageDto {
+  @ApiPropertyOptional({ description: DATE_HINT, example: '2026-01-01' })
+  @IsOptional()
+  @Matches(DATE_SHAPE, dateMessage('startDate'))
+  startDate?: string;
+
+  @ApiPropertyOptional({ description: DATE_HINT, example: '2026-01-31' })
+  @IsOptional()
+  @Matches(DATE_SHAPE, dateMessage('endDate'))
+  endDate?: string;
+}
+
+export class TimeRangeQueryDto extends AuditPageDto {
+  @ApiProperty({ description: DATE_HINT, example: '2026-01-01' })
+  @Matches(DATE_SHAPE, dateMessage('startDate'))
+  startDate: string;
+
+  @ApiProperty({ description: DATE_HINT, example: '2026-01-31' })
+  @Matches(DATE_SHAPE, dateMessage('endDate'))
+  endDate: string;
+}
+
+export class SearchQueryDto extends AuditRangeQueryDto {
+  @ApiProperty({ description: 'Text matched anywhere in the message, case-insensitively', example: 'Unit' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  query: string;
+}
+
+export class ErrorsQueryDto extends AuditRangeQueryDto {
+  @ApiPropertyOptional({ minimum: 400, maximum: 599, description: 'Only errors answered with this status' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(400)
+  @Max(599)
+  status?: number;
+
+  @ApiPropertyOptional({ example: 'CONFLICT', description: 'Only errors with this code' })
+  @IsOptional()
+  @Matches(/^[A-Z0-9_]{1,60}$/, { message: 'code must be an upper-case error code' })
+  code?: string;
+}
+
+/** Period of a report; both optional (default: the last 30 days). */
+export class ReportPeriodDto {
+  @ApiPropertyOptional({ description: `${DATE_HINT}; default 30 days before endDate` })
+  @IsOptional()
+  @Matches(DATE_SHAPE, dateMessage('startDate'))
+  startDate?: string;
+
+  @ApiPropertyOptional({ description: `${DATE_HINT}; default now` })
+  @IsOptional()
+  @Matches(DATE_SHAPE, dateMessage('endDate'))
+  endDate?: string;
+}
+
+export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Filters of the export: those of the other queries, combined with AND. */
+export class ExportQueryDto extends ReportPeriodDto {
+  @ApiPropertyOptional({ enum: EXPORT_FORMATS, default: 'csv' })
+  @IsOptional()
+  @IsIn(EXPORT_FORMATS)
+  format: ExportFormat = 'csv';
+
+  @ApiPropertyOptional({ enum: AUDIT_ACTIONS })
+  @IsOptional()
+  @IsIn(AUDIT_ACTIONS)
+  action?: AuditAction;
+
+  @ApiPropertyOptional({ example: 'Unit' })
+  @IsOptional()
+  @Matches(/^[A-Za-z][A-Za-z0-9_.:-]{0,99}$/, { message: 'entityType must be a type name' })
+  entityType?: string;
+
+  @ApiPropertyOptional({ example: 12 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  entityId?: number;
+
+  @ApiPropertyOptional({ example: 3 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  userId?: number;
+
+  @ApiPropertyOptional({ example: '10.0.0.7' })
+  @IsOptional()
+  @IsIP(undefined, { message: 'ipAddress must be an IPv4 or IPv6 address' })
+  ipAddress?: string;
+
+  @ApiPropertyOptional({ description: 'Text matched in the message' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  query?: string;
+
+  @ApiPropertyOptional({ enum: ['security', 'errors'], description: 'Only security events or only errors' })
+  @IsOptional()
+  @IsIn(['security', 'errors'])
+  category?: 'security' | 'errors';
+}

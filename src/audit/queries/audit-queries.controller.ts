@@ -1,0 +1,146 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Authenticated } from '../../auth/auth.decorators';
+import { AuditPageEnvelopeDto, AuditTrailEnvelopeDto } from '../dto/audit-entry.dto';
+import { ActionParam, EntityTypeParam, IpParam, PositiveIntParam } from '../dto/audit-params';
+import {
+  AuditPageDto,
+  AuditRangeQueryDto,
+  ErrorsQueryDto,
+  SearchQueryDto,
+  TimeRangeQueryDto,
+} from '../dto/audit-query.dto';
+import { AUDIT_ACTIONS, AuditAction } from '../entities/audit-log.entity';
+import { parseRange } from './audit-dates';
+import { AuditQueryService } from './audit-query.service';
+
+const MANAGER_UP = { permissions: ['audit_logs:read' as const], minRole: 'MANAGER' as const };
+const ADMIN_ONLY = { permissions: ['audit_logs:read' as const], minRole: 'ADMIN' as const };
+
+/** Audit and compliance queries of platform.md section 4 (paged, 0-based, newest first). */
+@ApiTags('Audit and compliance')
+@ApiBadRequestResponse({ description: 'VALIDATION_ERROR: bad page, size, date, action, id or address' })
+@Controller('compliance/audit')
+export class AuditQueriesController {
+  constructor(private readonly audit: AuditQueryService) {}
+
+  @Get('entity/:entityType/:entityId')
+  @Authenticated(MANAGER_UP)
+  @ApiOperation({ summary: 'Audit trail of one entity (ADMIN or MANAGER)' })
+  @ApiParam({ name: 'entityType', example: 'Unit' })
+  @ApiParam({ name: 'entityId', example: 7 })
+  @ApiOkResponse({ type: AuditTrailEnvelopeDto })
+  entity(
+    @Param('entityType', new EntityTypeParam()) entityType: string,
+    @Param('entityId', new PositiveIntParam('entityId')) entityId: number,
+    @Query() query: AuditPageDto,
+  ) {
+    return this.audit.trail(entityType, entityId, query.page, query.size);
+  }
+
+  @Get('user/:userId')
+  @Authenticated(MANAGER_UP)
+  @ApiOperation({ summary: 'Entries made by one user (ADMIN or MANAGER)' })
+  @ApiParam({ name: 'userId', example: 3 })
+  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  user(@Param('userId', new PositiveIntParam('userId')) userId: number, @Query() query: AuditRangeQueryDto) {
+    return this.audit.list(
+      { userId, range: parseRange(query.startDate, query.endDate) },
+      query.page,
+      query.size,
+    );
+  }
+
+  @Get('entity-type/:entityType')
+  @Authenticated(MANAGER_UP)
+  @ApiOperation({ summary: 'Entries about one entity type (ADMIN or MANAGER)' })
+  @ApiParam({ name: 'entityType', example: 'Unit' })
+  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  entityType(
+    @Param('entityType', new EntityTypeParam()) entityType: string,
+    @Query() query: AuditRangeQueryDto,
+  ) {
+    return this.audit.list(
+      { entityType, range: parseRange(query.startDate, query.endDate) },
+      query.page,
+      query.size,
+    );
+  }
+
+  @Get('action/:action')
+  @Authenticated(MANAGER_UP)
+  @ApiOperation({ summary: 'Entries with one action (ADMIN or MANAGER)' })
+  @ApiParam({ name: 'action', enum: AUDIT_ACTIONS })
+  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  action(@Param('action', new ActionParam()) action: AuditAction, @Query() query: AuditRangeQueryDto) {
+    return this.audit.list(
+      { action, range: parseRange(query.startDate, query.endDate) },
+      query.page,
+      query.size,
+    );
+  }
+
+  @Get('time-range')
+  @Authenticated(MANAGER_UP)
+  @ApiOperation({ summary: 'Entries between two dates, both required (ADMIN or MANAGER)' })
+  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  timeRange(@Query() query: TimeRangeQueryDto) {
+    return this.audit.list({ range: parseRange(query.startDate, query.endDate) }, query.page, query.size);
+  }
+
+  @Get('security')
+  @Authenticated(ADMIN_ONLY)
+  @ApiOperation({
+    summary: 'Security events: logins, logouts, password, 2FA, role and permission changes (ADMIN)',
+  })
+  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  security(@Query() query: AuditRangeQueryDto) {
+    return this.audit.list(
+      { security: true, range: parseRange(query.startDate, query.endDate) },
+      query.page,
+      query.size,
+    );
+  }
+
+  @Get('errors')
+  @Authenticated(MANAGER_UP)
+  @ApiOperation({ summary: 'Recorded 4xx/5xx answers (ADMIN or MANAGER)' })
+  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  errors(@Query() query: ErrorsQueryDto) {
+    return this.audit.list(
+      {
+        errors: true,
+        errorStatus: query.status,
+        errorCode: query.code,
+        range: parseRange(query.startDate, query.endDate),
+      },
+      query.page,
+      query.size,
+    );
+  }
+
+  @Get('search')
+  @Authenticated(MANAGER_UP)
+  @ApiOperation({ summary: 'Entries whose message contains the query text (ADMIN or MANAGER)' })
+  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  search(@Query() query: SearchQueryDto) {
+    return this.audit.list(
+      { text: query.query, range: parseRange(query.startDate, query.endDate) },
+      query.page,
+      query.size,
+    );
+  }
+
+  @Get('ip/:ipAddress')
+  @Authenticated(ADMIN_ONLY)
+  @ApiOperation({ summary: 'Entries from one source address (ADMIN)' })
+  @ApiParam({ name: 'ipAddress', example: '10.0.0.7' })
+  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  ip(@Param('ipAddress', new IpParam()) ipAddress: string, @Query() query: AuditRangeQueryDto) {
+    return this.audit.list(
+      { ipAddress, range: parseRange(query.startDate, query.endDate) },
+      query.page,
+      query.size,
+    );
+  }
+}

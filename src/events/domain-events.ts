@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
+import type { TransactionCommitEvent } from 'typeorm/subscriber/event/TransactionCommitEvent';
+import { PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../tenancy/tenant-context';
+import { DomainEvent } from './domain-event';
+import { OutboxRelay } from './outbox-relay';
+
+/**
+ * The in-app event bus, backed by a transactional outbox: `publish` writes the event into
+ * `event_outbox` with the manager of the transaction that makes the change, so the change and its
+ * event commit (or roll back) together. Once that transaction commits, the relay is nudged to move
+ * the event on at once; its polling picks up whatever a nudge missed (crash, other replica).
+ *
+ * Events raised in a sandbox schema are not published: sandboxes hold test data and never reach
+ * external receivers.
+ */
+@Injectable()
+export class DomainEvents {
+  private readonly pending = new WeakMap<QueryRunner, TenantClient>();
+  private readonly watched = new WeakSet<DataSource>();
+
+  constructor(private readonly relay: OutboxRelay) {}
+
+  async publish(manager: EntityManager, event: DomainEvent): Promise<void> {
+    const store = tenantContext.get();
+    if (store.schema !== PRODUCTION_SCHEMA) return;
+    const runner = manager.queryRunner;
+    if (!runner?.isTransactionActive) {
+      throw new Error(`DomainEvents.publish(${event.event}) must run inside the transaction of the change`);
+    }
+    const metadata = {
+      ...(event.metadata ?? {}),
+      triggeredBy: store.principal?.userId ?? null,
+      requestId: store.requestId,
+    };
+    await manager.query(
+      `INSERT INTO public.event_outbox (event_id, event, entity_type, entity_id, company_id, attributes, previous, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        randomUUID(),
+        event.event,
+        event.entityType,
+        event.entityId,
+        event.companyId,
+        JSON.stringify(event.attributes),
+        event.previous === undefined ? null : JSON.stringify({ value: event.previous }),
+        JSON.stringify(metadata),
+      ],
+    );
+    this.watch(manager.connection);
+    this.pending.set(runner, store.client);
+  }
+
+  /** Registers (once per DataSource) the commit hook that nudges the relay. */
+  private watch(dataSource: DataSource) {
+    if (this.watched.has(dataSource)) return;
+    this.watched.add(dataSource);
+    const subscriber: EntitySubscriberInterface = {
+      afterTransactionCommit: (e: TransactionCommitEvent) => {
+        const client = this.pending.get(e.queryRunner);
+        if (!client || e.queryRunner.isTransactionActive) return;
+        this.pending.delete(e.queryRunner);
+        this.relay.nudge(client);
+      },
+      afterTransactionRollback: (e: TransactionCommitEvent) => {
+        if (!e.queryRunner.isTransactionActive) this.pending.delete(e.queryRunner);
+      },
+    };
+    dataSource.subscribers.push(subscriber);
+  }
+}

@@ -1,0 +1,74 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../auth/auth.decorators';
+import { PublicProviderListDto, SamlAcsDto, SsoLoginResponseDto } from './dto/sso-flow.dto';
+import { SsoFlowService } from './flow/sso-flow.service';
+import { IdentityProvidersService } from './providers/identity-providers.service';
+import { SamlFlowService } from './saml/saml-flow.service';
+import { answer } from './sso.controller';
+
+/** The older paths of the SSO API, kept as aliases. */
+@ApiTags('Single sign-on (older paths)')
+@Controller('sso')
+export class LegacySsoController {
+  constructor(
+    private readonly providers: IdentityProvidersService,
+    private readonly flow: SsoFlowService,
+    private readonly saml: SamlFlowService,
+  ) {}
+
+  @Get('providers')
+  @Public()
+  @ApiOperation({ summary: 'Alias of GET /auth/sso/providers' })
+  @ApiOkResponse({ type: PublicProviderListDto })
+  list() {
+    return this.providers.publicList();
+  }
+
+  @Get('login/:provider')
+  @Public()
+  @ApiOperation({ summary: 'Start an SSO login in the browser: 302 to the IdP (provider id or name)' })
+  @ApiQuery({ name: 'redirectUri', required: false })
+  @ApiFoundResponse({ description: 'To the identity provider' })
+  async login(
+    @Param('provider') provider: string,
+    @Query('redirectUri') redirectUri: string | undefined,
+    @Res() res: Response,
+  ) {
+    res.redirect(
+      302,
+      await this.flow.loginUrl(provider, typeof redirectUri === 'string' ? redirectUri : undefined),
+    );
+  }
+
+  @Post('callback/saml')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Alias of POST /auth/sso/saml/acs' })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({ type: SamlAcsDto })
+  @ApiOkResponse({ type: SsoLoginResponseDto })
+  async samlCallback(@Body() dto: SamlAcsDto, @Res({ passthrough: true }) res: Response) {
+    return answer(res, await this.saml.acs(dto));
+  }
+
+  @Get('callback/oidc')
+  @Public()
+  @ApiOperation({
+    summary: 'Alias of GET /auth/sso/callback/{providerId} (the provider comes from the state)',
+  })
+  @ApiQuery({ name: 'state', required: true })
+  @ApiOkResponse({ type: SsoLoginResponseDto })
+  async oidcCallback(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) res: Response) {
+    return answer(res, await this.flow.callback(null, query));
+  }
+}

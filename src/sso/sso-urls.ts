@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { SsoSettings } from './sso.settings';
+
+/** The public addresses of this service provider (what is registered at identity providers). */
+@Injectable()
+export class SsoUrls {
+  readonly base: string;
+
+  constructor(config: AppConfig, settings: SsoSettings) {
+    this.base = (settings.SSO_PUBLIC_URL ?? config.PUBLIC_APP_URL).replace(/\/+$/, '');
+    this.spEntityId = settings.SSO_SAML_SP_ENTITY_ID ?? `${this.base}/auth/sso/saml/metadata`;
+  }
+
+  readonly spEntityId: string;
+
+  callback(providerId: number): string {
+    return `${this.base}/auth/sso/callback/${providerId}`;
+  }
+
+  get acs(): string {
+    return `${this.base}/auth/sso/saml/acs`;
+  }
+
+  get slo(): string {
+    return `${this.base}/auth/sso/saml/slo`;
+  }
+
+  get metadata(): string {
+    return `${this.base}/auth/sso/saml/metadata`;
+  }
+}

@@ -1,0 +1,48 @@
+import { Module } from '@nestjs/common';
+import { settingsProvider } from '../config/config.module';
+import { ClientScope } from './flow/client-scope';
+import { ExchangeCodes } from './flow/exchange-codes';
+import { LinkedAccountsService } from './flow/linked-accounts.service';
+import { RedirectAllowlist } from './flow/redirect-allowlist';
+import { SsoAccountsService } from './flow/sso-accounts.service';
+import { SsoFlowService } from './flow/sso-flow.service';
+import { SsoLoginService } from './flow/sso-login.service';
+import { SsoStateService } from './flow/sso-state.service';
+import { LegacySsoController } from './legacy-sso.controller';
+import { LinkedAccountsController } from './linked-accounts.controller';
+import { OidcClients } from './oidc/oidc-clients';
+import { OidcFlowService } from './oidc/oidc-flow.service';
+import { OutboundHttp } from './outbound/outbound-http';
+import { IdentityProvidersController } from './providers/identity-providers.controller';
+import { IdentityProvidersService } from './providers/identity-providers.service';
+import { SamlFlowService } from './saml/saml-flow.service';
+import { SamlServiceProvider } from './saml/saml-service-provider';
+import { SpKeys } from './saml/sp-keys';
+import { SsoController } from './sso.controller';
+import { SsoSettings } from './sso.settings';
+import { SsoUrls } from './sso-urls';
+
+/** Single sign-on: OIDC, OAuth 2.0 and SAML 2.0 identity providers, JIT provisioning and linking. */
+@Module({
+  controllers: [IdentityProvidersController, SsoController, LinkedAccountsController, LegacySsoController],
+  providers: [
+    settingsProvider(SsoSettings),
+    SsoUrls,
+    OutboundHttp,
+    OidcClients,
+    IdentityProvidersService,
+    SsoStateService,
+    RedirectAllowlist,
+    ExchangeCodes,
+    ClientScope,
+    SsoAccountsService,
+    SsoLoginService,
+    OidcFlowService,
+    SpKeys,
+    SamlServiceProvider,
+    SamlFlowService,
+    SsoFlowService,
+    LinkedAccountsService,
+  ],
+})
+export class SsoModule {}

@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import { AuditWriter } from '../audit/audit-writer';
+import { AppError } from '../common/errors/app-error';
+import { modifyReturning } from '../database/sql';
+import { tenantContext } from '../tenancy/tenant-context';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { DeliveryAttempts } from './delivery-attempts';
+import { DeliveryDto } from './dto/delivery.dto';
+import { buildPing } from './webhook-payload';
+import { WebhookMetrics } from './webhook-metrics';
+import { WebhookQueue } from './webhook-queue';
+import { WebhooksService } from './webhooks.service';
+
+interface DeliveryRow {
+  id: string;
+  webhook_id: number;
+  event_type: string;
+  event_id: string;
+  status: string;
+  attempt_count: number;
+  max_attempts: number;
+  response_status: number | null;
+  error_message: string | null;
+  duration_ms: number | null;
+  next_attempt_at: Date | null;
+  completed_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS = `id, webhook_id, event_type, event_id, status, attempt_count, max_attempts, response_status,
+  error_message, duration_ms, next_attempt_at, completed_at, created_at`;
+
+const toView = (r: DeliveryRow): DeliveryDto => ({
+  id: Number(r.id),
+  webhookId: r.webhook_id,
+  eventType: r.event_type,
+  eventId: r.event_id,
+  status: r.status,
+  attemptCount: r.attempt_count,
+  maxAttempts: r.max_attempts,
+  responseStatus: r.response_status,
+  errorMessage: r.error_message,
+  durationMs: r.duration_ms,
+  nextAttemptAt: r.next_attempt_at,
+  completedAt: r.completed_at,
+  createdAt: r.created_at,
+});
+
+/** Delivery history, manual retry and the test ping. */
+@Injectable()
+export class DeliveriesService {
+  constructor(
+    private readonly db: TenantDatabase,
+    private readonly webhooks: WebhooksService,
+    private readonly attempts: DeliveryAttempts,
+    private readonly queue: WebhookQueue,
+    private readonly metrics: WebhookMetrics,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  async list(webhookId: number, limit: number) {
+    const rows: DeliveryRow[] = await this.db.run(async (m) => {
+      await this.webhooks.find(m, webhookId);
+      return m.query(
+        `SELECT ${COLUMNS} FROM public.webhook_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`,
+        [webhookId, limit],
+      );
+    });
+    return { data: rows.map(toView) };
+  }
+
+  async get(id: number) {
+    return { data: toView(await this.find(id)) };
+  }
+
+  /** A FAILED delivery gets one more attempt, queued now. */
+  async retry(id: number) {
+    const row = await this.db.transaction(async (m) => {
+      const [updated] = await modifyReturning<DeliveryRow>(
+        m,
+        `UPDATE public.webhook_deliveries
+            SET status = 'PENDING', max_attempts = attempt_count + 1, next_attempt_at = clock_timestamp(),
+                completed_at = NULL, updated_at = clock_timestamp()
+          WHERE id = $1 AND status = 'FAILED' RETURNING ${COLUMNS}`,
+        [id],
+      );
+      if (!updated) {
+        const current = await this.find(id);
+        throw AppError.conflict(`Only FAILED deliveries can be retried; this one is ${current.status}`);
+      }
+      await this.audit.record(m, {
+        action: 'UPDATE',
+        entityType: 'WebhookDelivery',
+        entityId: id,
+        message: `Delivery ${id} of webhook ${updated.webhook_id} queued for a manual retry`,
+        metadata: { event: 'WEBHOOK_DELIVERY_RETRIED', webhookId: updated.webhook_id },
+      });
+      return updated;
+    });
+    this.metrics.deliveries.inc({ status: 'PENDING' });
+    await this.queue.enqueue(tenantContext.get().client, [{ id, webhookId: row.webhook_id }]);
+    return { data: toView(row) };
+  }
+
+  /** Sends the test ping now (one attempt, not counted as a failure of the webhook) and answers its record. */
+  async ping(webhookId: number) {
+    const client = tenantContext.get().client;
+    const id = await this.db.transaction(async (m) => {
+      const hook = await this.webhooks.find(m, webhookId);
+      const payload = buildPing(webhookId, hook.name, client.identifier);
+      const [row] = await m.query(
+        `INSERT INTO public.webhook_deliveries (webhook_id, event_id, event_type, payload, is_test, max_attempts, next_attempt_at)
+         VALUES ($1, $2, 'webhook.ping', $3, true, 1, NULL) RETURNING id`,
+        [webhookId, payload.eventId, JSON.stringify(payload)],
+      );
+      return Number(row.id);
+    });
+    this.metrics.deliveries.inc({ status: 'PENDING' });
+    await this.attempts.run(client, id, { bypassLimit: true });
+    return this.get(id);
+  }
+
+  private async find(id: number): Promise<DeliveryRow> {
+    const [row]: DeliveryRow[] = await this.db.run((m) =>
+      m.query(`SELECT ${COLUMNS} FROM public.webhook_deliveries WHERE id = $1`, [id]),
+    );
+    if (!row) throw AppError.notFound('Delivery');
+    return row;
+  }
+}

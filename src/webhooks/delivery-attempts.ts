@@ -1,0 +1,211 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { SecretBox } from '../common/crypto/secret-box';
+import { modifyReturning } from '../database/sql';
+import { TenantClient } from '../tenancy/tenant-context';
+import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { EndpointLimiter } from './endpoint-limiter';
+import { signDelivery } from './webhook-signing';
+import { SendResult, WebhookSender } from './webhook-sender';
+import { WebhookMetrics } from './webhook-metrics';
+import { WebhookSettings } from './webhook.settings';
+
+interface DueDelivery {
+  id: string;
+  webhook_id: number;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  is_test: boolean;
+  attempt_count: number;
+  max_attempts: number;
+  url: string;
+  http_method: string;
+  content_type: string;
+  custom_headers: Record<string, string>;
+  timeout_ms: number;
+  verify_ssl: boolean;
+  secret_encrypted: string;
+  consecutive_failures: number;
+  last_delivery_at: Date | null;
+}
+
+/** What the caller does next: nothing, or run the delivery again after `retryInMs`. */
+export interface AttemptOutcome {
+  retryInMs?: number;
+}
+
+/** Delay before the retry that follows attempt `attempt` (1-based); the last delay repeats. */
+export function retryDelay(delays: number[], attempt: number): number {
+  return delays[Math.min(attempt - 1, delays.length - 1)];
+}
+
+/**
+ * One attempt of one delivery: reads the delivery and its webhook, sends the signed request and
+ * records the outcome (attemptCount, responseStatus, errorMessage, durationMs, status), counting
+ * consecutive failures and auto-disabling the webhook when they reach autoDisableAfterFailures.
+ */
+@Injectable()
+export class DeliveryAttempts {
+  private readonly logger = new Logger(DeliveryAttempts.name);
+  private readonly secretCache = new Map<string, string>();
+
+  constructor(
+    private readonly dataSources: TenantDataSources,
+    private readonly sender: WebhookSender,
+    private readonly secrets: SecretBox,
+    private readonly limiter: EndpointLimiter,
+    private readonly settings: WebhookSettings,
+    private readonly metrics: WebhookMetrics,
+  ) {}
+
+  /**
+   * @param options.webhookId the delivery's webhook (from the job), so the per-endpoint cap is
+   *   applied before any query; `bypassLimit` for the synchronous test ping.
+   */
+  async run(
+    client: TenantClient,
+    deliveryId: number,
+    options: { webhookId?: number; bypassLimit?: boolean } = {},
+  ): Promise<AttemptOutcome> {
+    const ds = await this.dataSources.forClient(client);
+    const limited = !options.bypassLimit && options.webhookId !== undefined;
+    if (limited && !this.limiter.tryAcquire(options.webhookId!)) {
+      return { retryInMs: 100 + Math.floor(Math.random() * 200) };
+    }
+    let d: DueDelivery | undefined;
+    let result: SendResult;
+    try {
+      [d] = await modifyReturning<DueDelivery>(
+        ds.manager,
+        `UPDATE public.webhook_deliveries d SET attempt_count = d.attempt_count + 1, updated_at = clock_timestamp()
+           FROM public.webhooks w
+          WHERE d.id = $1 AND w.id = d.webhook_id AND d.status IN ('PENDING', 'RETRYING') AND (w.is_active OR d.is_test)
+          RETURNING d.id, d.webhook_id, d.event_id, d.event_type, d.payload, d.is_test, d.attempt_count, d.max_attempts,
+                    w.url, w.http_method, w.content_type, w.custom_headers, w.timeout_ms, w.verify_ssl,
+                    w.secret_encrypted, w.consecutive_failures, w.last_delivery_at`,
+        [deliveryId],
+      );
+      if (!d) {
+        await this.settleDisabled(ds.manager, deliveryId);
+        return {};
+      }
+      result = await this.send(d);
+    } finally {
+      if (limited) this.limiter.release(options.webhookId!);
+    }
+    this.metrics.attemptDuration.observe(
+      { outcome: result.ok ? 'success' : 'failure' },
+      result.durationMs / 1000,
+    );
+    return this.record(ds.manager, d, result);
+  }
+
+  /** A delivery whose webhook was disabled meanwhile ends FAILED (a manual retry can revive it). */
+  private async settleDisabled(m: EntityManager, deliveryId: number) {
+    const rows = await modifyReturning(
+      m,
+      `UPDATE public.webhook_deliveries d
+          SET status = 'FAILED', error_message = 'Webhook is disabled', next_attempt_at = NULL,
+              completed_at = clock_timestamp(), updated_at = clock_timestamp()
+         FROM public.webhooks w
+        WHERE d.id = $1 AND w.id = d.webhook_id AND d.status IN ('PENDING', 'RETRYING')
+          AND NOT w.is_active AND NOT d.is_test
+        RETURNING d.id`,
+      [deliveryId],
+    );
+    if (rows.length) this.metrics.deliveries.inc({ status: 'FAILED' });
+  }
+
+  /** Decrypted secrets by sealed value (a regenerated secret is a new key), bounded. */
+  private secretOf(sealed: string): string {
+    let secret = this.secretCache.get(sealed);
+    if (secret === undefined) {
+      if (this.secretCache.size >= 1000) this.secretCache.clear();
+      secret = this.secrets.decrypt(sealed);
+      this.secretCache.set(sealed, secret);
+    }
+    return secret;
+  }
+
+  private send(d: DueDelivery): Promise<SendResult> {
+    const secret = this.secretOf(d.secret_encrypted);
+    const signed = signDelivery(secret, d.event_id, d.payload);
+    return this.sender.send({
+      url: d.url,
+      method: d.http_method,
+      timeoutMs: d.timeout_ms,
+      verifySsl: d.verify_ssl,
+      body: d.payload,
+      headers: {
+        ...d.custom_headers,
+        'Content-Type': d.content_type,
+        'User-Agent': 'SVC-Webhooks/1.0',
+        'X-SVC-Event': d.event_type,
+        'X-SVC-Delivery': String(d.id),
+        ...signed,
+      },
+    });
+  }
+
+  private async record(m: EntityManager, d: DueDelivery, result: SendResult): Promise<AttemptOutcome> {
+    const attempt = d.attempt_count;
+    if (result.ok) {
+      await this.finish(m, d.id, 'SUCCESS', result);
+      const recent = d.last_delivery_at && Date.now() - new Date(d.last_delivery_at).getTime() < 5000;
+      if (!d.is_test && (d.consecutive_failures > 0 || !recent)) {
+        await m.query(
+          'UPDATE public.webhooks SET consecutive_failures = 0, last_delivery_at = now() WHERE id = $1',
+          [d.webhook_id],
+        );
+      }
+      return {};
+    }
+    let active = true;
+    if (!d.is_test) {
+      const [hook] = await modifyReturning<{ is_active: boolean }>(
+        m,
+        `UPDATE public.webhooks w
+            SET consecutive_failures = w.consecutive_failures + 1, last_delivery_at = now(),
+                is_active = w.is_active AND NOT (w.auto_disable_after_failures > 0
+                            AND w.consecutive_failures + 1 >= w.auto_disable_after_failures),
+                disabled_reason = CASE WHEN w.is_active AND w.auto_disable_after_failures > 0
+                            AND w.consecutive_failures + 1 >= w.auto_disable_after_failures
+                            THEN 'Disabled after ' || (w.consecutive_failures + 1) || ' consecutive failures'
+                            ELSE w.disabled_reason END
+          WHERE w.id = $1
+          RETURNING w.is_active`,
+        [d.webhook_id],
+      );
+      active = hook?.is_active ?? false;
+      if (hook && !hook.is_active)
+        this.logger.warn(`Webhook ${d.webhook_id} disabled after consecutive failures`);
+    }
+    if (attempt < d.max_attempts && active) {
+      const delay = retryDelay(this.settings.WEBHOOK_RETRY_DELAYS_MS, attempt);
+      await m.query(
+        `UPDATE public.webhook_deliveries
+            SET status = 'RETRYING', response_status = $2, error_message = $3, duration_ms = $4,
+                next_attempt_at = clock_timestamp() + make_interval(secs => $5::float8 / 1000), updated_at = clock_timestamp()
+          WHERE id = $1`,
+        [d.id, result.status, result.error?.slice(0, 1000) ?? null, result.durationMs, delay],
+      );
+      this.metrics.deliveries.inc({ status: 'RETRYING' });
+      return { retryInMs: delay };
+    }
+    const error = active ? result.error : `${result.error}; webhook is disabled`;
+    await this.finish(m, d.id, 'FAILED', { ...result, error });
+    return {};
+  }
+
+  private async finish(m: EntityManager, id: string, status: 'SUCCESS' | 'FAILED', r: SendResult) {
+    await m.query(
+      `UPDATE public.webhook_deliveries
+          SET status = $2, response_status = $3, error_message = $4, duration_ms = $5,
+              next_attempt_at = NULL, completed_at = clock_timestamp(), updated_at = clock_timestamp()
+        WHERE id = $1`,
+      [id, status, r.status, r.error?.slice(0, 1000) ?? null, r.durationMs],
+    );
+    this.metrics.deliveries.inc({ status });
+  }
+}

@@ -1,0 +1,39 @@
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { settingsProvider } from '../config/config.module';
+import { DeliveriesService } from './deliveries.service';
+import { DeliveryAttempts } from './delivery-attempts';
+import { DeliverySweeper } from './delivery-sweeper';
+import { DeliveryProcessor } from './delivery.processor';
+import { EndpointLimiter } from './endpoint-limiter';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookMetrics } from './webhook-metrics';
+import { WebhookQueue } from './webhook-queue';
+import { WebhookSender } from './webhook-sender';
+import { WebhookSettings } from './webhook.settings';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+/** Outbound webhooks. The processor and the sweeper run only where queue processors are enabled. */
+@Module({})
+export class WebhooksModule {
+  static register(options: { processors: boolean }): DynamicModule {
+    const processors: Provider[] = options.processors ? [DeliveryProcessor, DeliverySweeper] : [];
+    return {
+      module: WebhooksModule,
+      controllers: [WebhooksController],
+      providers: [
+        settingsProvider(WebhookSettings),
+        WebhookQueue,
+        WebhookMetrics,
+        WebhookSender,
+        EndpointLimiter,
+        DeliveryAttempts,
+        WebhookDispatcher,
+        WebhooksService,
+        DeliveriesService,
+        ...processors,
+      ],
+      exports: [WebhookSettings],
+    };
+  }
+}

@@ -1,0 +1,251 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AuditWriter, diffChanges } from '../audit/audit-writer';
+import { Principal } from '../auth/principal';
+import { SecretBox } from '../common/crypto/secret-box';
+import { AppError } from '../common/errors/app-error';
+import { modifyReturning } from '../database/sql';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
+import { EVENT_TYPES } from './event-catalogue';
+import { refuseTarget } from './ssrf-guard';
+import { headerProblems, MAX_WEBHOOKS_PER_COMPANY } from './webhook-rules';
+import { generateSecret, previewSecret } from './webhook-signing';
+import { auditForm, toWebhookView, WEBHOOK_COLUMNS, WebhookRow } from './webhook.view';
+import { WebhookSettings } from './webhook.settings';
+
+const SECRET_MESSAGE = 'Save this secret now: it is shown only once and is needed to verify signatures.';
+const LIMIT_LOCK = 7243100;
+
+const COLUMN_OF: Record<string, string> = {
+  name: 'name',
+  description: 'description',
+  url: 'url',
+  companyId: 'company_id',
+  events: 'events',
+  customHeaders: 'custom_headers',
+  httpMethod: 'http_method',
+  contentType: 'content_type',
+  timeoutMs: 'timeout_ms',
+  maxRetries: 'max_retries',
+  verifySsl: 'verify_ssl',
+  autoDisableAfterFailures: 'auto_disable_after_failures',
+};
+
+const NULLABLE = ['description', 'companyId', 'events', 'customHeaders'];
+
+function columnValue(field: string, value: unknown): unknown {
+  if (field === 'customHeaders') return JSON.stringify(value ?? {});
+  if (field === 'events') return [...new Set((value as string[] | null) ?? [])];
+  return value;
+}
+
+/** Webhook configuration of the current client database (section 4 administration). */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly db: TenantDatabase,
+    private readonly audit: AuditWriter,
+    private readonly secrets: SecretBox,
+    private readonly settings: WebhookSettings,
+  ) {}
+
+  eventTypes() {
+    return { data: EVENT_TYPES };
+  }
+
+  async listForCompany(companyId: number) {
+    const rows: WebhookRow[] = await this.db.run((m) =>
+      m.query(`SELECT ${WEBHOOK_COLUMNS} FROM public.webhooks WHERE company_id = $1 ORDER BY id`, [
+        companyId,
+      ]),
+    );
+    return { data: rows.map(toWebhookView) };
+  }
+
+  async get(id: number) {
+    return { data: toWebhookView(await this.db.run((m) => this.find(m, id))) };
+  }
+
+  async create(principal: Principal, dto: CreateWebhookDto) {
+    await this.checkInput(dto);
+    const secret = generateSecret();
+    const row = await this.db.transaction(async (m) => {
+      const companyId = dto.companyId ?? null;
+      await this.checkCompany(m, companyId);
+      const [created]: WebhookRow[] = await m.query(
+        `INSERT INTO public.webhooks (name, description, url, company_id, events, custom_headers, http_method, content_type,
+                timeout_ms, max_retries, verify_ssl, auto_disable_after_failures, secret_encrypted, secret_preview, created_by_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${WEBHOOK_COLUMNS}`,
+        [
+          dto.name,
+          dto.description ?? null,
+          dto.url,
+          companyId,
+          [...new Set(dto.events ?? [])],
+          JSON.stringify(dto.customHeaders ?? {}),
+          dto.httpMethod ?? 'POST',
+          dto.contentType ?? 'application/json',
+          dto.timeoutMs ?? 30000,
+          dto.maxRetries ?? 3,
+          dto.verifySsl ?? true,
+          dto.autoDisableAfterFailures ?? 10,
+          this.secrets.encrypt(secret),
+          previewSecret(secret),
+          principal.userId,
+        ],
+      );
+      await this.record(m, 'CREATE', created, null, `Webhook "${created.name}" created`);
+      return created;
+    });
+    const view = toWebhookView(row);
+    const { id, name, url, isActive, events, hasSecret, secretPreview, createdAt } = view;
+    return {
+      data: { id, name, url, isActive, events, hasSecret, secretPreview, createdAt, secret },
+      meta: { message: SECRET_MESSAGE },
+    };
+  }
+
+  async update(id: number, dto: UpdateWebhookDto) {
+    await this.checkInput(dto);
+    const row = await this.db.transaction(async (m) => {
+      const before = await this.find(m, id, true);
+      const sets: string[] = [];
+      const params: unknown[] = [id];
+      for (const [field, column] of Object.entries(COLUMN_OF)) {
+        const value = (dto as Record<string, unknown>)[field];
+        if (value === undefined) continue;
+        if (value === null && !NULLABLE.includes(field)) {
+          throw AppError.validation([{ field, message: `${field} must not be null` }]);
+        }
+        params.push(columnValue(field, value));
+        sets.push(`${column} = $${params.length}`);
+      }
+      if (dto.companyId !== undefined && (dto.companyId ?? null) !== before.company_id) {
+        await this.checkCompany(m, dto.companyId ?? null);
+      }
+      if (!sets.length) return before;
+      const [after] = await modifyReturning<WebhookRow>(
+        m,
+        `UPDATE public.webhooks SET ${sets.join(', ')}, updated_at = now() WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`,
+        params,
+      );
+      await this.record(m, 'UPDATE', after, before, `Webhook "${after.name}" updated`);
+      return after;
+    });
+    return { data: toWebhookView(row) };
+  }
+
+  async remove(id: number) {
+    await this.db.transaction(async (m) => {
+      const before = await this.find(m, id, true);
+      await m.query('DELETE FROM public.webhooks WHERE id = $1', [id]);
+      await this.record(m, 'DELETE', null, before, `Webhook "${before.name}" deleted`);
+    });
+  }
+
+  async setActive(id: number, active: boolean) {
+    const row = await this.db.transaction(async (m) => {
+      const before = await this.find(m, id, true);
+      const [after] = await modifyReturning<WebhookRow>(
+        m,
+        `UPDATE public.webhooks
+            SET is_active = $2, updated_at = now(),
+                consecutive_failures = CASE WHEN $2 THEN 0 ELSE consecutive_failures END,
+                disabled_reason = CASE WHEN $2 THEN NULL ELSE 'Disabled by an administrator' END
+          WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`,
+        [id, active],
+      );
+      const verb = active ? 'enabled' : 'disabled';
+      await this.record(m, 'UPDATE', after, before, `Webhook "${after.name}" ${verb}`);
+      return after;
+    });
+    return { data: toWebhookView(row) };
+  }
+
+  async regenerateSecret(id: number) {
+    const secret = generateSecret();
+    const row = await this.db.transaction(async (m) => {
+      const before = await this.find(m, id, true);
+      const [after] = await modifyReturning<WebhookRow>(
+        m,
+        `UPDATE public.webhooks SET secret_encrypted = $2, secret_preview = $3, updated_at = now()
+          WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`,
+        [id, this.secrets.encrypt(secret), previewSecret(secret)],
+      );
+      await this.audit.record(m, {
+        action: 'UPDATE',
+        entityType: 'Webhook',
+        entityId: id,
+        message: `Secret of webhook "${before.name}" regenerated`,
+        changes: { secretPreview: { old: before.secret_preview, new: after.secret_preview } },
+        metadata: { event: 'WEBHOOK_SECRET_REGENERATED' },
+      });
+      return after;
+    });
+    return {
+      data: { id: row.id, hasSecret: true, secretPreview: row.secret_preview, secret },
+      meta: { message: SECRET_MESSAGE },
+    };
+  }
+
+  async find(m: EntityManager, id: number, lock = false): Promise<WebhookRow> {
+    const [row]: WebhookRow[] = await m.query(
+      `SELECT ${WEBHOOK_COLUMNS} FROM public.webhooks WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
+    if (!row) throw AppError.notFound('Webhook');
+    return row;
+  }
+
+  private async checkInput(dto: UpdateWebhookDto) {
+    const problems = headerProblems(dto.customHeaders);
+    if (dto.url !== undefined && dto.url !== null) {
+      const refused = await refuseTarget(dto.url, this.settings.WEBHOOK_ALLOW_PRIVATE_TARGETS);
+      if (refused) problems.unshift({ field: 'url', message: refused });
+    }
+    if (problems.length) throw AppError.validation(problems);
+  }
+
+  /** The company must exist, and its group (null = system-wide) must have room for one more. */
+  private async checkCompany(m: EntityManager, companyId: number | null) {
+    if (companyId !== null) {
+      const [company] = await m.query('SELECT id FROM public.companies WHERE id = $1', [companyId]);
+      if (!company)
+        throw AppError.validation([{ field: 'companyId', message: 'companyId does not name a company' }]);
+    }
+    await m.query('SELECT pg_advisory_xact_lock($1, $2)', [LIMIT_LOCK, companyId ?? 0]);
+    const [{ count }] = await m.query(
+      'SELECT count(*)::int AS count FROM public.webhooks WHERE company_id IS NOT DISTINCT FROM $1',
+      [companyId],
+    );
+    if (count >= MAX_WEBHOOKS_PER_COMPANY) {
+      const group = companyId === null ? 'System-wide webhooks are' : 'A company is';
+      throw AppError.validation([
+        { field: 'companyId', message: `${group} limited to ${MAX_WEBHOOKS_PER_COMPANY} webhooks` },
+      ]);
+    }
+  }
+
+  private record(
+    m: EntityManager,
+    action: 'CREATE' | 'UPDATE' | 'DELETE',
+    after: WebhookRow | null,
+    before: WebhookRow | null,
+    message: string,
+  ) {
+    const form = (r: WebhookRow | null) => (r ? auditForm(toWebhookView(r)) : null);
+    return this.audit.record(m, {
+      action,
+      entityType: 'Webhook',
+      entityId: (after ?? before)!.id,
+      message,
+      changes: diffChanges(form(before), form(after), [
+        'createdAt',
+        'updatedAt',
+        'consecutiveFailures',
+        'lastDeliveryAt',
+      ]),
+    });
+  }
+}

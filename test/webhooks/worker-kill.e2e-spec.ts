@@ -1,0 +1,169 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { bootApp, superAdminToken, TestApp } from '../support/test-app';
+import { REDIS_URL } from '../support/test-env';
+import { Receiver, until } from './receiver';
+
+const ROOT = join(__dirname, '..', '..');
+const OUT = join(ROOT, 'dist', 'webhooks-e2e');
+const WORKER = join(OUT, 'src', 'worker.js');
+
+/** Compiles the app for the child worker; type errors elsewhere in the tree do not stop the emit. */
+function compile(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const args = [
+      tsc,
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      OUT,
+      '--tsBuildInfoFile',
+      join(OUT, '.tsbuildinfo'),
+    ];
+    execFile(process.execPath, args, { cwd: ROOT }, () =>
+      existsSync(WORKER) ? resolve() : reject(new Error(`tsc did not produce ${WORKER}`)),
+    );
+  });
+}
+
+/**
+ * Starts `node dist/.../worker.js` and resolves once it is running. A start that fails is tried
+ * again (twice at most): RedisService's subscriber connection sometimes loses a race with its
+ * ready check at boot ("Connection in subscriber mode"), which is not what this test is about.
+ */
+async function startWorker(env: NodeJS.ProcessEnv, tries = 3): Promise<ChildProcess> {
+  for (let i = 1; ; i++) {
+    try {
+      return await startWorkerOnce(env);
+    } catch (err) {
+      if (i >= tries) throw err;
+    }
+  }
+}
+
+function startWorkerOnce(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [WORKER], {
+    cwd: ROOT,
+    env: { ...env, QUEUE_PROCESSORS_ENABLED: 'true', WORKER_PORT: '0', LOG_LEVEL: 'log' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Worker running')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
+  });
+}
+
+describe('a delivery survives a killed worker', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    receiver = await new Receiver().start();
+    await compile();
+    t = await bootApp({
+      env: {
+        QUEUE_PROCESSORS_ENABLED: 'false',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_JOB_LOCK_MS: '1500',
+        WEBHOOK_SWEEP_INTERVAL_MS: '500',
+        EVENT_RELAY_POLL_MS: '200',
+      },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+    await t?.close();
+    await receiver?.stop();
+  });
+
+  it('completes after kill -9 during the request, with the same eventId', async () => {
+    workers.push(await startWorker(t.env));
+    let held = 0;
+    receiver.on('/slow', (_req, res) => {
+      if (held++ === 0) return; // the first request is never answered
+      res.writeHead(200).end();
+    });
+    const token = await superAdminToken(t);
+    const api = (method: 'get' | 'post', path: string) =>
+      t.http()[method](path).set('Authorization', `Bearer ${token}`);
+    const hook = await api('post', '/api/admin/webhooks').send({
+      name: 'Slow',
+      url: receiver.url('/slow'),
+      events: ['unit.created'],
+      timeoutMs: 30000,
+    });
+    expect(hook.status).toBe(201);
+    await api('post', '/api/units').send({ name: 'Killed mid-delivery' }).expect(201);
+
+    await receiver.waitFor('/slow', 1);
+    const first = workers[0];
+    const exited = new Promise((resolve) => first.once('exit', resolve));
+    first.kill('SIGKILL');
+    await exited;
+    const pending = (await api('get', `/api/admin/webhooks/${hook.body.data.id}/deliveries`)).body.data[0];
+    expect(pending.status).toBe('PENDING');
+
+    workers.push(await startWorker(t.env));
+    const done = await until(
+      async () => (await api('get', `/api/admin/webhooks/${hook.body.data.id}/deliveries`)).body.data[0],
+      (d) => d?.status === 'SUCCESS',
+      30000,
+    );
+    expect(done.attemptCount).toBe(2);
+    const requests = receiver.at('/slow');
+    expect(requests).toHaveLength(2);
+    expect(requests[1].body.eventId).toBe(requests[0].body.eventId);
+    expect(requests[1].headers['x-svc-delivery']).toBe(requests[0].headers['x-svc-delivery']);
+  });
+
+  it('delivers what was queued in a Redis that then lost its data', async () => {
+    for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+    const token = await superAdminToken(t);
+    const api = (method: 'get' | 'post', path: string) =>
+      t.http()[method](path).set('Authorization', `Bearer ${token}`);
+    const hook = await api('post', '/api/admin/webhooks').send({
+      name: 'After flush',
+      url: receiver.url('/flushed'),
+      events: ['unit.updated'],
+    });
+    const unit = await api('post', '/api/units').send({ name: 'Flushed' });
+    await t
+      .http()
+      .put(`/api/units/${unit.body.data.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ location: 'X' })
+      .expect(200);
+    const queued = await until(
+      async () => (await api('get', `/api/admin/webhooks/${hook.body.data.id}/deliveries`)).body.data[0],
+      (d) => d?.status === 'PENDING',
+    );
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${t.env.REDIS_PREFIX}:bull:webhook-deliveries:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    await redis.del(...keys);
+    await redis.quit();
+
+    workers.push(await startWorker(t.env));
+    const done = await until(
+      async () => (await api('get', `/api/admin/webhooks/deliveries/${queued.id}`)).body.data,
+      (d) => d?.status === 'SUCCESS',
+      20000,
+    );
+    expect(done.attemptCount).toBe(1);
+    expect(receiver.at('/flushed')).toHaveLength(1);
+  });
+});
