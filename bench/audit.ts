@@ -183,26 +183,13 @@ async function writeOverhead(t: TestApp, url: string, headers: Record<string, st
   };
 }
 
-/**
- * bootApp, retried: the shared Redis subscriber connection can fail its ready check at start-up
- * ("Connection in subscriber mode"), a race outside the audit module.
- */
-async function boot(env: Record<string, string>): Promise<TestApp> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await bootApp({ env });
-    } catch (err) {
-      if (attempt >= 3) throw err;
-      console.warn(`  app start failed (${(err as Error).message}); retrying`);
-    }
-  }
-}
-
 /** `node dist-bench/bench/audit.js`: audit queries on 1,000,000 entries, and the cost of recording. */
 export async function main(): Promise<void> {
   await withBenchRun(async () => {
     const sink = await new SmtpSink().start();
-    const t = await boot({ SMTP_URL: sink.url, AUDIT_RETENTION_INTERVAL_MS: '0', LOG_LEVEL: 'error' });
+    const t = await bootApp({
+      env: { SMTP_URL: sink.url, AUDIT_RETENTION_INTERVAL_MS: '0', LOG_LEVEL: 'error' },
+    });
     try {
       const client = await provisionClient(t, sink, 'auditbench');
       const database = `${t.masterDatabase}_auditbench`;

@@ -115,20 +115,6 @@ async function generate(t: TestApp, token: string, sentAt: Map<number, number>) 
   return { total, failures, seconds: (Date.now() - started) / 1000 };
 }
 
-/**
- * bootApp, tried up to three times: RedisService's subscriber connection can lose a race with
- * ioredis's ready check at boot ("Connection in subscriber mode"), unrelated to what is measured.
- */
-async function boot(env: Record<string, string>): Promise<TestApp> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await bootApp({ env });
-    } catch (err) {
-      if (attempt >= 3 || !/subscriber mode/.test((err as Error).message)) throw err;
-    }
-  }
-}
-
 /** Starts one worker process (the compiled src/worker.js) and resolves once it runs. */
 function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -159,16 +145,7 @@ function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
 }
 
 async function startWorkers(env: NodeJS.ProcessEnv, workers: ChildProcess[]) {
-  for (let i = 0; i < WORKERS; i++) {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        workers.push(await startWorker(env));
-        break;
-      } catch (err) {
-        if (attempt >= 3) throw err;
-      }
-    }
-  }
+  for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(env));
 }
 
 async function countUnits(database: string): Promise<number> {
@@ -206,13 +183,15 @@ export async function main(): Promise<{ expected: number; received: number; lost
   let t: TestApp | undefined;
   const workers: ChildProcess[] = [];
   try {
-    t = await boot({
-      SMTP_URL: sink.url,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      QUEUE_PROCESSORS_ENABLED: 'false',
-      TENANT_POOL_MAX: '20',
-      WEBHOOK_ENDPOINT_CONCURRENCY: process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? '20',
-      WEBHOOK_WORKER_CONCURRENCY: process.env.WEBHOOK_WORKER_CONCURRENCY ?? '100',
+    t = await bootApp({
+      env: {
+        SMTP_URL: sink.url,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        QUEUE_PROCESSORS_ENABLED: 'false',
+        TENANT_POOL_MAX: '20',
+        WEBHOOK_ENDPOINT_CONCURRENCY: process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? '20',
+        WEBHOOK_WORKER_CONCURRENCY: process.env.WEBHOOK_WORKER_CONCURRENCY ?? '100',
+      },
     });
     await startWorkers(t.env, workers);
     const client = await provisionClient(t, sink, 'bench');
