@@ -29,22 +29,8 @@ function compile(): Promise<void> {
   });
 }
 
-/**
- * Starts `node dist/.../worker.js` and resolves once it is running. A start that fails is tried
- * again (twice at most): RedisService's subscriber connection sometimes loses a race with its
- * ready check at boot ("Connection in subscriber mode"), which is not what this test is about.
- */
-async function startWorker(env: NodeJS.ProcessEnv, tries = 3): Promise<ChildProcess> {
-  for (let i = 1; ; i++) {
-    try {
-      return await startWorkerOnce(env);
-    } catch (err) {
-      if (i >= tries) throw err;
-    }
-  }
-}
-
-function startWorkerOnce(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+/** Starts `node dist/.../worker.js` and resolves once it is running. */
+function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, [WORKER], {
     cwd: ROOT,
     env: { ...env, QUEUE_PROCESSORS_ENABLED: 'true', WORKER_PORT: '0', LOG_LEVEL: 'log' },
