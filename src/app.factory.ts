@@ -18,6 +18,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env): Promise<N
   const config = app.get(AppConfig);
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.disable('x-powered-by');
+  // A strong hash of every JSON body costs more than it saves for an API whose clients do not revalidate.
+  app.set('etag', false);
   app.useBodyParser('json', { limit: '2mb' });
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
