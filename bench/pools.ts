@@ -1,10 +1,25 @@
 import { clientDatabase, sql } from '../test/support/pg';
 import { SmtpSink } from '../test/support/smtp-sink';
 import { bootApp, login, provisionClient } from '../test/support/test-app';
+import { TenantDataSources } from '../src/tenancy/tenant-data-sources';
 import { withBenchRun } from './bench-env';
 
 const CLIENTS = Number(process.env.BENCH_POOL_CLIENTS ?? 200);
 const CEILING = 20;
+
+/** CREATE DATABASE ... TEMPLATE needs the template idle: background work may reconnect to it, so retry. */
+async function cloneDatabase(admin: string, template: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await sql(admin, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [template]);
+    try {
+      await sql(admin, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt >= 10) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
 
 /**
  * 200 provisioned clients (one provisioned through the API, the rest cloned from its database and
@@ -23,14 +38,12 @@ export async function benchPools(): Promise<void> {
       'SELECT * FROM clients WHERE id = $1',
       [first.id],
     );
-    await sql(t.masterDatabase, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [
-      template,
-    ]);
+    await t.app.get(TenantDataSources).close('pool-0'); // so background pollers leave the template alone
     const started = Date.now();
     for (let i = 1; i < CLIENTS; i++) {
       const identifier = `pool-${i}`;
       const db = clientDatabase(t.masterDatabase, identifier);
-      await sql(t.masterDatabase, `CREATE DATABASE "${db}" TEMPLATE "${template}"`);
+      await cloneDatabase(t.masterDatabase, template, db);
       await sql(
         t.masterDatabase,
         `INSERT INTO clients (identifier, company_name, contact_email, database_host, database_port, database_name, database_username, database_password, status, max_users, max_sandboxes, provisioned_at)
