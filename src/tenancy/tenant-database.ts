@@ -3,6 +3,8 @@ import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } fr
 import { PRODUCTION_SCHEMA, tenantContext } from './tenant-context';
 import { TenantDataSources } from './tenant-data-sources';
 
+type PgQuery = (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
+
 /**
  * What features use to reach the current tenant's data. Production work runs on the pool as it is
  * (its connections start with search_path=public, so no extra round trip); sandbox work runs in a
@@ -30,6 +32,21 @@ export class TenantDatabase {
     const { schema } = tenantContext.get();
     const dataSource = await this.dataSources.current();
     return this.inTransaction(dataSource, schema, work);
+  }
+
+  /**
+   * One read-only statement in the tenant's schema, returning its rows. In production it goes straight
+   * to the pg pool (no ORM query runner on the hot path of list endpoints); in a sandbox it runs in
+   * the schema-bound transaction like everything else.
+   */
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const { schema } = tenantContext.get();
+    const dataSource = await this.dataSources.current();
+    if (schema !== PRODUCTION_SCHEMA)
+      return this.inTransaction(dataSource, schema, (m) => m.query(sql, params));
+    const pool = (dataSource.driver as unknown as { master: { query: PgQuery } }).master;
+    const result = await pool.query(sql, params);
+    return result.rows as T[];
   }
 
   /** Shortcut for a repository call in the tenant's schema. */

@@ -40,18 +40,16 @@ export class UnitsService {
   async list(principal: Principal, query: UnitQueryDto) {
     const { page, pageSize } = query;
     const search = query.search ? `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-    const rows = await this.db.run<UnitRow[]>((m) =>
-      m.query(
-        `SELECT id, name, code, type, capacity_mw, location, status, company_id, created_by_id, created_at, updated_at,
-                count(*) OVER () AS total
-           FROM units
-          WHERE ($1::int IS NULL OR company_id = $1)
-            AND ($2::text IS NULL OR status = $2)
-            AND ($3::text IS NULL OR name ILIKE $3 OR code ILIKE $3)
-          ORDER BY id
-          LIMIT $4 OFFSET $5`,
-        [this.companyScope(principal), query.status ?? null, search, pageSize, (page - 1) * pageSize],
-      ),
+    const rows = await this.db.query<UnitRow>(
+      `SELECT id, name, code, type, capacity_mw, location, status, company_id, created_by_id, created_at, updated_at,
+              count(*) OVER () AS total
+         FROM units
+        WHERE ($1::int IS NULL OR company_id = $1)
+          AND ($2::text IS NULL OR status = $2)
+          AND ($3::text IS NULL OR name ILIKE $3 OR code ILIKE $3)
+        ORDER BY id
+        LIMIT $4 OFFSET $5`,
+      [this.companyScope(principal), query.status ?? null, search, pageSize, (page - 1) * pageSize],
     );
     const total = rows.length
       ? Number(rows[0].total)
