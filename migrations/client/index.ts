@@ -2,6 +2,7 @@ import { ClientInit1732200000000 } from './1732200000000-ClientInit';
 import { Units1732300000000 } from './1732300000000-Units';
 import { Identity1733000000000 } from './1733000000000-Identity';
 import { AuditTrail1733100000000 } from './1733100000000-AuditTrail';
+import { AuditDailyRollups1733110000000 } from './1733110000000-AuditDailyRollups';
 import { AssetsWorkOrdersFailures1733200000000 } from './1733200000000-AssetsWorkOrdersFailures';
 import { Webhooks1733210000000 } from './1733210000000-Webhooks';
 import { IdentityProviders1733300000000 } from './1733300000000-IdentityProviders';
@@ -13,6 +14,7 @@ export const CLIENT_MIGRATIONS = [
   Units1732300000000,
   Identity1733000000000,
   AuditTrail1733100000000,
+  AuditDailyRollups1733110000000,
   AssetsWorkOrdersFailures1733200000000,
   Webhooks1733210000000,
   IdentityProviders1733300000000,

@@ -49,6 +49,45 @@ describe('audit reports and retention', () => {
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
   });
 
+  it('serves whole past days from daily rollups, and a late entry for such a day is counted at once', async () => {
+    await get(a, `/compliance/audit/report/compliance-summary?${JAN}`);
+    const cached = await a.admin((pg) =>
+      pg.query(
+        "SELECT count(*)::int AS n FROM audit_daily_rollups WHERE day BETWEEN '2025-01-01' AND '2025-01-31'",
+      ),
+    );
+    expect(cached.rows[0].n).toBe(31);
+    const before = await get(a, `/compliance/audit/report/compliance-summary?${JAN}`);
+    await a.admin((pg) =>
+      pg.query(
+        `INSERT INTO audit_logs (action, entity_type, entity_id, user_id, username, ip_address, timestamp, message)
+         VALUES ('DELETE', 'Backfill', 1, 999, 'late@x.test', '10.9.9.9', '2025-01-15T12:00:00Z', 'imported late')`,
+      ),
+    );
+    const after = await get(a, `/compliance/audit/report/compliance-summary?${JAN}`);
+    expect(after.body.data.totalEvents).toBe(before.body.data.totalEvents + 1);
+    expect(after.body.data.eventsByEntityType.Backfill).toBe(1);
+    expect(after.body.data.uniqueUsers).toBe(before.body.data.uniqueUsers + 1);
+    expect(after.body.data.uniqueIpAddresses).toBe(before.body.data.uniqueIpAddresses + 1);
+    const partial = await get(
+      a,
+      '/compliance/audit/report/compliance-summary?startDate=2025-01-15T06:00:00Z&endDate=2025-01-20T18:00:00Z',
+    );
+    const direct = await a.admin((pg) =>
+      pg.query(
+        "SELECT count(*)::int AS n FROM audit_logs WHERE timestamp >= '2025-01-15T06:00:00Z' AND timestamp <= '2025-01-20T18:00:00Z'",
+      ),
+    );
+    expect(partial.body.data.totalEvents).toBe(direct.rows[0].n);
+    await a.admin((pg) =>
+      pg.query(
+        `BEGIN; SET LOCAL audit.retention = 'on'; DELETE FROM audit_logs WHERE entity_type = 'Backfill'; COMMIT;`,
+      ),
+    );
+    const restored = await get(a, `/compliance/audit/report/compliance-summary?${JAN}`);
+    expect(restored.body.data).toEqual(before.body.data);
+  });
+
   it('user-activity pairs sessions from LOGIN/LOGOUT', async () => {
     const alice = await get(a, `/compliance/audit/report/user-activity/9001?${JAN}`);
     expect(alice.status).toBe(200);

@@ -1,19 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { reportPeriod } from '../queries/audit-dates';
-import { inPeriod, SUMMARY_KIND } from './report-predicates';
+import { countsOfDays, startOfUtcDay } from './daily-rollups';
+import { SUMMARY_KIND } from './report-predicates';
+import { addRows, emptyCounts, GroupRow, groupingSql, SummaryCounts } from './summary-counts';
 
-type Dimension = 'action' | 'type' | 'kind' | 'user' | 'ip';
-
-interface GroupRow {
-  dim: Dimension;
-  key: string | null;
-  n: string;
-}
+const DAY_MS = 86_400_000;
 
 /**
- * Counts of one period from a single index-only scan of the covering timestamp index (it includes
- * action, entity type, user, address and the generated summary_kind), grouped five ways at once.
+ * Counts of one period. Whole UTC days that are over come from `audit_daily_rollups` (computed once,
+ * dropped by trigger if such a day ever changes); the partial days at either end and today come from
+ * an index-only scan of the covering timestamp index, grouped five ways at once.
  */
 @Injectable()
 export class ComplianceSummaryService {
@@ -21,33 +19,17 @@ export class ComplianceSummaryService {
 
   async report(startDate?: string, endDate?: string) {
     const period = reportPeriod(startDate, endDate);
-    const rows = await this.db.run((m) =>
-      m.query<GroupRow[]>(
-        `SELECT CASE WHEN GROUPING(action) = 0 THEN 'action' WHEN GROUPING(entity_type) = 0 THEN 'type'
-                     WHEN GROUPING(summary_kind) = 0 THEN 'kind' WHEN GROUPING(user_id) = 0 THEN 'user'
-                     ELSE 'ip' END AS dim,
-                coalesce(action, entity_type, summary_kind::text, user_id::text, ip_address) AS key,
-                count(*) AS n
-           FROM audit_logs WHERE ${inPeriod(period.endExclusive)}
-          GROUP BY GROUPING SETS ((action), (entity_type), (summary_kind), (user_id), (ip_address))`,
-        [period.from, period.to],
-      ),
-    );
-    const counts = (dim: Dimension) => {
-      const out: Record<string, number> = {};
-      for (const r of rows) if (r.dim === dim && r.key !== null) out[r.key] = Number(r.n);
-      return out;
-    };
-    const byAction = counts('action');
-    const kinds = counts('kind');
+    const counts = await this.db.run((m) => this.count(m, period.from, period.to, period.endExclusive));
+    const byAction = counts.action;
+    const kinds = counts.kind;
     return {
       data: {
         period: { startDate: period.startText, endDate: period.endText },
         totalEvents: Object.values(byAction).reduce((a, b) => a + b, 0),
         eventsByAction: byAction,
-        eventsByEntityType: counts('type'),
-        uniqueUsers: Object.keys(counts('user')).length,
-        uniqueIpAddresses: Object.keys(counts('ip')).length,
+        eventsByEntityType: counts.type,
+        uniqueUsers: counts.users.size,
+        uniqueIpAddresses: counts.ips.size,
         securityEvents: {
           failedLogins: kinds[SUMMARY_KIND.FAILED_LOGIN] ?? 0,
           passwordChanges: kinds[SUMMARY_KIND.PASSWORD_CHANGE] ?? 0,
@@ -60,5 +42,25 @@ export class ComplianceSummaryService {
         },
       },
     };
+  }
+
+  private async count(m: EntityManager, from: Date, to: Date, endExclusive: boolean): Promise<SummaryCounts> {
+    const firstFull = new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS);
+    // Whole days strictly inside the period that have ended (today is always counted live).
+    const endFull = new Date(Math.min(startOfUtcDay(to).getTime(), startOfUtcDay(new Date()).getTime()));
+    const live = (where: string, params: Date[]) => m.query<GroupRow[]>(groupingSql(where), params);
+    if (endFull <= firstFull) {
+      return addRows(
+        emptyCounts(),
+        await live(`timestamp >= $1 AND timestamp ${endExclusive ? '<' : '<='} $2`, [from, to]),
+      );
+    }
+    const total = await countsOfDays(m, firstFull, endFull);
+    if (from < firstFull) addRows(total, await live('timestamp >= $1 AND timestamp < $2', [from, firstFull]));
+    addRows(
+      total,
+      await live(`timestamp >= $1 AND timestamp ${endExclusive ? '<' : '<='} $2`, [endFull, to]),
+    );
+    return total;
   }
 }

@@ -1,0 +1,58 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * A cache of compliance-summary counts per completed UTC day. The audit trail is append-only and new
+ * entries carry the current time, so a past day never changes; the statement triggers below drop a
+ * day's rollup whenever rows of that day are inserted late (imports, backfills) or removed (retention).
+ */
+export class AuditDailyRollups1733110000000 implements MigrationInterface {
+  name = 'AuditDailyRollups1733110000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      CREATE TABLE audit_daily_rollups (
+        day date PRIMARY KEY,
+        counts jsonb NOT NULL,
+        user_ids int[] NOT NULL,
+        ip_addresses text[] NOT NULL,
+        computed_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      CREATE FUNCTION audit_rollups_forget_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE days date[];
+      BEGIN
+        SELECT array_agg(DISTINCT (n.timestamp AT TIME ZONE 'UTC')::date) INTO days FROM new_rows n
+         WHERE n.timestamp < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
+        IF days IS NOT NULL THEN
+          EXECUTE format('DELETE FROM %I.audit_daily_rollups WHERE day = ANY($1)', TG_TABLE_SCHEMA) USING days;
+        END IF;
+        RETURN NULL;
+      END $$;
+
+      CREATE FUNCTION audit_rollups_forget_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE days date[];
+      BEGIN
+        SELECT array_agg(DISTINCT (o.timestamp AT TIME ZONE 'UTC')::date) INTO days FROM old_rows o;
+        IF days IS NOT NULL THEN
+          EXECUTE format('DELETE FROM %I.audit_daily_rollups WHERE day = ANY($1)', TG_TABLE_SCHEMA) USING days;
+        END IF;
+        RETURN NULL;
+      END $$;
+
+      CREATE TRIGGER audit_rollups_after_insert AFTER INSERT ON audit_logs
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_rollups_forget_inserted();
+      CREATE TRIGGER audit_rollups_after_delete AFTER DELETE ON audit_logs
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_rollups_forget_deleted();
+    `);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      DROP TRIGGER IF EXISTS audit_rollups_after_insert ON audit_logs;
+      DROP TRIGGER IF EXISTS audit_rollups_after_delete ON audit_logs;
+      DROP FUNCTION IF EXISTS audit_rollups_forget_inserted();
+      DROP FUNCTION IF EXISTS audit_rollups_forget_deleted();
+      DROP TABLE IF EXISTS audit_daily_rollups;
+    `);
+  }
+}
