@@ -19,13 +19,9 @@ export class AuditDailyRollups1733110000000 implements MigrationInterface {
       );
 
       CREATE FUNCTION audit_rollups_forget_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE days date[];
       BEGIN
-        SELECT array_agg(DISTINCT (n.timestamp AT TIME ZONE 'UTC')::date) INTO days FROM new_rows n
-         WHERE n.timestamp < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
-        IF days IS NOT NULL THEN
-          EXECUTE format('DELETE FROM %I.audit_daily_rollups WHERE day = ANY($1)', TG_TABLE_SCHEMA) USING days;
-        END IF;
+        EXECUTE format('DELETE FROM %I.audit_daily_rollups WHERE day = $1', TG_TABLE_SCHEMA)
+          USING (NEW.timestamp AT TIME ZONE 'UTC')::date;
         RETURN NULL;
       END $$;
 
@@ -39,8 +35,10 @@ export class AuditDailyRollups1733110000000 implements MigrationInterface {
         RETURN NULL;
       END $$;
 
-      CREATE TRIGGER audit_rollups_after_insert AFTER INSERT ON audit_logs
-        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_rollups_forget_inserted();
+      -- Row-level with a WHEN clause: an entry stamped now (every normal write) never calls the function.
+      CREATE TRIGGER audit_rollups_after_insert AFTER INSERT ON audit_logs FOR EACH ROW
+        WHEN (NEW.timestamp < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+        EXECUTE FUNCTION audit_rollups_forget_inserted();
       CREATE TRIGGER audit_rollups_after_delete AFTER DELETE ON audit_logs
         REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_rollups_forget_deleted();
     `);
