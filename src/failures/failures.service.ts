@@ -7,7 +7,7 @@ import { paged } from '../common/pagination/pagination';
 import { previousOf } from '../events/domain-event';
 import { DomainEvents } from '../events/domain-events';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { companyScope, rejectNulls, unitReference } from '../units/unit-scope';
+import { companyScope, listUnitRecords, rejectNulls, unitReference } from '../units/unit-scope';
 import { WorkOrder } from '../work-orders/entities/work-order.entity';
 import { CreateFailureDto, FailureDto, FailureQueryDto, UpdateFailureDto } from './dto/failure.dto';
 import { Failure } from './entities/failure.entity';
@@ -25,19 +25,7 @@ export class FailuresService {
   ) {}
 
   async list(principal: Principal, q: FailureQueryDto) {
-    const [rows, total] = await this.db.run((m) => {
-      const qb = m.getRepository(Failure).createQueryBuilder('f');
-      const scope = companyScope(principal);
-      if (scope !== null) qb.andWhere('f.company_id = :scope', { scope });
-      if (q.status) qb.andWhere('f.status = :status', { status: q.status });
-      if (q.unitId) qb.andWhere('f.unit_id = :unitId', { unitId: q.unitId });
-      return qb
-        .orderBy(`f.${q.sort}`, q.order)
-        .addOrderBy('f.id', q.order)
-        .skip((q.page - 1) * q.pageSize)
-        .take(q.pageSize)
-        .getManyAndCount();
-    });
+    const [rows, total] = await this.db.run((m) => listUnitRecords(m, Failure, principal, q));
     return paged(rows.map(toView), total, q.page, q.pageSize);
   }
 

@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { hasRank } from '../auth/roles';
 import { AppError } from '../common/errors/app-error';
@@ -27,4 +27,34 @@ export function rejectNulls(dto: object, required: string[]) {
     .filter((field) => given[field] === null)
     .map((field) => ({ field, message: `${field} must not be null` }));
   if (problems.length) throw AppError.validation(problems);
+}
+
+/** Query of a unit resource's list: filters, a whitelisted sort property and paging. */
+export interface UnitRecordQuery {
+  status?: string;
+  unitId?: number;
+  sort: string;
+  order: 'ASC' | 'DESC';
+  page: number;
+  pageSize: number;
+}
+
+/** One page of a unit resource (work orders, failures) within the caller's company scope, and the total. */
+export function listUnitRecords<E extends ObjectLiteral>(
+  m: EntityManager,
+  entity: EntityTarget<E>,
+  principal: Principal,
+  q: UnitRecordQuery,
+): Promise<[E[], number]> {
+  const qb = m.getRepository(entity).createQueryBuilder('r');
+  const scope = companyScope(principal);
+  if (scope !== null) qb.andWhere('r.company_id = :scope', { scope });
+  if (q.status) qb.andWhere('r.status = :status', { status: q.status });
+  if (q.unitId) qb.andWhere('r.unit_id = :unitId', { unitId: q.unitId });
+  return qb
+    .orderBy(`r.${q.sort}`, q.order)
+    .addOrderBy('r.id', q.order)
+    .skip((q.page - 1) * q.pageSize)
+    .take(q.pageSize)
+    .getManyAndCount();
 }

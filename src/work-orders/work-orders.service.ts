@@ -7,7 +7,7 @@ import { paged } from '../common/pagination/pagination';
 import { previousOf } from '../events/domain-event';
 import { DomainEvents } from '../events/domain-events';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { companyScope, rejectNulls, unitReference } from '../units/unit-scope';
+import { companyScope, listUnitRecords, rejectNulls, unitReference } from '../units/unit-scope';
 import {
   CreateWorkOrderDto,
   UpdateWorkOrderDto,
@@ -29,19 +29,7 @@ export class WorkOrdersService {
   ) {}
 
   async list(principal: Principal, q: WorkOrderQueryDto) {
-    const [rows, total] = await this.db.run((m) => {
-      const qb = m.getRepository(WorkOrder).createQueryBuilder('w');
-      const scope = companyScope(principal);
-      if (scope !== null) qb.andWhere('w.company_id = :scope', { scope });
-      if (q.status) qb.andWhere('w.status = :status', { status: q.status });
-      if (q.unitId) qb.andWhere('w.unit_id = :unitId', { unitId: q.unitId });
-      return qb
-        .orderBy(`w.${q.sort}`, q.order)
-        .addOrderBy('w.id', q.order)
-        .skip((q.page - 1) * q.pageSize)
-        .take(q.pageSize)
-        .getManyAndCount();
-    });
+    const [rows, total] = await this.db.run((m) => listUnitRecords(m, WorkOrder, principal, q));
     return paged(rows.map(toView), total, q.page, q.pageSize);
   }
 
