@@ -18,11 +18,14 @@ export default async function globalTeardown() {
     for (const { rolname } of roles) await pg.query(`DROP ROLE IF EXISTS "${rolname}"`);
   });
   const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
+  // The throttler storage wraps its keys in a {hash tag}, so they start with "{" + the prefix.
+  for (const pattern of [`${prefix}*`, `{${prefix}*`]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  }
   await redis.quit();
 }
