@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import { PRODUCTION_SCHEMA, tenantContext } from './tenant-context';
 import { TenantDataSources } from './tenant-data-sources';
 
@@ -28,10 +29,10 @@ export class TenantDatabase {
   }
 
   /** Runs `work` in one transaction bound to the tenant's schema. */
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
     const { schema } = tenantContext.get();
     const dataSource = await this.dataSources.current();
-    return this.inTransaction(dataSource, schema, work);
+    return this.inTransaction(dataSource, schema, work, isolation);
   }
 
   /**
@@ -49,14 +50,6 @@ export class TenantDatabase {
     return result.rows as T[];
   }
 
-  /** Shortcut for a repository call in the tenant's schema. */
-  repo<E extends ObjectLiteral, T>(
-    entity: EntityTarget<E>,
-    work: (repo: Repository<E>) => Promise<T>,
-  ): Promise<T> {
-    return this.run((manager) => work(manager.getRepository(entity)));
-  }
-
   /** Identity tables live only in `public`; reach them the same way in production and sandboxes. */
   async production<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const dataSource = await this.dataSources.current();
@@ -67,8 +60,9 @@ export class TenantDatabase {
     dataSource: DataSource,
     schema: string,
     work: (manager: EntityManager) => Promise<T>,
+    isolation: IsolationLevel = 'READ COMMITTED',
   ) {
-    return dataSource.transaction(async (manager) => {
+    return dataSource.transaction(isolation, async (manager) => {
       if (schema !== PRODUCTION_SCHEMA) {
         await manager.query(`SELECT set_config('search_path', $1, true)`, [`"${schema}", public`]);
       }

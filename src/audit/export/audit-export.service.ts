@@ -2,7 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { once } from 'node:events';
-import { PRODUCTION_SCHEMA, tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { AuditWriter } from '../audit-writer';
 import { ExportFormat } from '../dto/audit-query.dto';
@@ -54,46 +53,37 @@ export class AuditExportService {
         metadata: { format, filters: described },
       }),
     );
-    const { schema } = tenantContext.get();
-    const runner = (await this.db.dataSource()).createQueryRunner();
-    await runner.connect();
+    const { sql, params } = whereClause(filter);
     try {
-      await runner.startTransaction('REPEATABLE READ');
-      if (schema !== PRODUCTION_SCHEMA) {
-        await runner.query(`SELECT set_config('search_path', $1, true)`, [`"${schema}", public`]);
-      }
-      const { sql, params } = whereClause(filter);
-      await runner.query(
-        `DECLARE audit_export NO SCROLL CURSOR FOR
-           SELECT ${ENTRY_COLUMNS} FROM audit_logs WHERE ${sql} ORDER BY timestamp DESC, id DESC`,
-        params,
-      );
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      res.status(200);
-      res.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
-      res.setHeader('Content-Disposition', `attachment; filename="audit-export-${stamp}.${format}"`);
-      if (format === 'csv') await this.write(res, stringify([CSV_COLUMNS]));
-      for (;;) {
-        const rows: AuditRow[] = await runner.query(`FETCH ${FETCH} FROM audit_export`);
-        if (!rows.length) break;
-        const views = rows.map(toEntryView);
-        const chunk =
-          format === 'csv'
-            ? stringify(views.map((v) => CSV_COLUMNS.map((c) => cell(v[c]))))
-            : views.map((v) => `${JSON.stringify(v)}\n`).join('');
-        if (!(await this.write(res, chunk))) break;
-        if (rows.length < FETCH) break;
-      }
-      await runner.query('CLOSE audit_export');
-      await runner.commitTransaction();
+      await this.db.transaction(async (m) => {
+        await m.query(
+          `DECLARE audit_export NO SCROLL CURSOR FOR
+             SELECT ${ENTRY_COLUMNS} FROM audit_logs WHERE ${sql} ORDER BY timestamp DESC, id DESC`,
+          params,
+        );
+        const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+        res.status(200);
+        res.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
+        res.setHeader('Content-Disposition', `attachment; filename="audit-export-${stamp}.${format}"`);
+        if (format === 'csv') await this.write(res, stringify([CSV_COLUMNS]));
+        for (;;) {
+          const rows: AuditRow[] = await m.query(`FETCH ${FETCH} FROM audit_export`);
+          if (!rows.length) break;
+          const views = rows.map(toEntryView);
+          const chunk =
+            format === 'csv'
+              ? stringify(views.map((v) => CSV_COLUMNS.map((c) => cell(v[c]))))
+              : views.map((v) => `${JSON.stringify(v)}\n`).join('');
+          if (!(await this.write(res, chunk))) break;
+          if (rows.length < FETCH) break;
+        }
+        await m.query('CLOSE audit_export');
+      }, 'REPEATABLE READ');
       res.end();
     } catch (err) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
       if (!res.headersSent) throw err;
       this.logger.error(`Audit export failed midway: ${(err as Error).message}`);
       res.destroy(err as Error);
-    } finally {
-      await runner.release();
     }
   }
 
