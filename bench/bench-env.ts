@@ -13,3 +13,9 @@ export async function withBenchRun(work: () => Promise<void>): Promise<void> {
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** Secrets of the app under bench: NODE_ENV=production refuses to start without them. */
+export const BENCH_SECRETS = {
+  JWT_SECRET: 'bench-jwt-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
+  ENCRYPTION_KEY: 'b'.repeat(64),
+};

@@ -3,13 +3,11 @@ import { clientDatabase, sql } from '../test/support/pg';
 import { SmtpSink } from '../test/support/smtp-sink';
 import { bootApp, provisionClient } from '../test/support/test-app';
 import { databaseUrl } from '../test/support/test-env';
-import { fmt, withBenchRun } from './bench-env';
+import { BENCH_SECRETS, fmt, withBenchRun } from './bench-env';
 import { startChild } from './child';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
-const JWT_SECRET = 'bench-jwt-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
-const ENCRYPTION_KEY = 'b'.repeat(64);
 
 interface Load {
   rps: number;
@@ -50,7 +48,7 @@ async function statementsPerRequest(
  */
 export async function benchHttp(): Promise<void> {
   const sink = await new SmtpSink().start();
-  const env = { SMTP_URL: sink.url, JWT_SECRET, ENCRYPTION_KEY };
+  const env = { SMTP_URL: sink.url, ...BENCH_SECRETS };
   const setup = await bootApp({ env });
   const client = await provisionClient(setup, sink, 'bench');
   const db = clientDatabase(setup.masterDatabase, 'bench');
@@ -74,7 +72,10 @@ export async function benchHttp(): Promise<void> {
   await sink.stop();
 
   const nest = await startChild('nest-server', { BENCH_APP_ENV: JSON.stringify(appEnv) });
-  const bare = await startChild('bare-server', { JWT_SECRET, BENCH_CLIENT_DB_URL: databaseUrl(db) });
+  const bare = await startChild('bare-server', {
+    JWT_SECRET: BENCH_SECRETS.JWT_SECRET,
+    BENCH_CLIENT_DB_URL: databaseUrl(db),
+  });
   try {
     const auth = { Authorization: `Bearer ${client.adminToken}` };
     const nestHeaders = { ...auth, 'X-Client-ID': 'bench' };

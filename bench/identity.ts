@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { SmtpSink } from '../test/support/smtp-sink';
 import { bootApp, provisionClient } from '../test/support/test-app';
-import { withBenchRun } from './bench-env';
+import { BENCH_SECRETS, withBenchRun } from './bench-env';
 import { startChild } from './child';
 
 export interface IdentityBenchTokens {
@@ -92,8 +92,7 @@ export async function main(): Promise<void> {
     const env = {
       SMTP_URL: sink.url,
       BCRYPT_ROUNDS: '10',
-      JWT_SECRET: 'bench-jwt-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
-      ENCRYPTION_KEY: 'c'.repeat(64),
+      ...BENCH_SECRETS,
     };
     const setup = await bootApp({ env });
     const client = await provisionClient(setup, sink, 'ident');

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { insertAtCommit } from '../database/commit-inserts';
 import { tenantContext } from '../tenancy/tenant-context';
 import { AuditAction } from './entities/audit-log.entity';
 
@@ -20,34 +21,44 @@ export interface AuditEntry {
   userAgent?: string | null;
 }
 
+const AUDIT_COLUMNS = [
+  'action',
+  'entity_type',
+  'entity_id',
+  'user_id',
+  'username',
+  'ip_address',
+  'user_agent',
+  'message',
+  'changes',
+  'metadata',
+] as const;
+
 /** Fields never written to the audit trail, whatever entity they belong to. */
 const SECRET_FIELDS = /password|secret|token|hash|otp|recovery/i;
 
 /**
  * The one audit writer. Call it with the EntityManager of the transaction that makes the change,
- * so that a rolled-back change leaves no entry and a committed one always has one.
+ * so that a rolled-back change leaves no entry and a committed one always has one. Inside a
+ * transaction the row goes out just before COMMIT, in one statement with the outbox event.
  */
 @Injectable()
 export class AuditWriter {
   async record(manager: EntityManager, entry: AuditEntry): Promise<void> {
     const store = tenantContext.peek();
     const principal = store?.principal;
-    await manager.query(
-      `INSERT INTO audit_logs (action, entity_type, entity_id, user_id, username, ip_address, user_agent, message, changes, metadata)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        entry.action,
-        entry.entityType ?? null,
-        entry.entityId ?? null,
-        entry.userId !== undefined ? entry.userId : (principal?.userId ?? null),
-        entry.username !== undefined ? entry.username : (principal?.username ?? principal?.email ?? null),
-        normalizeIp(entry.ipAddress !== undefined ? entry.ipAddress : (store?.ip ?? null)),
-        (entry.userAgent !== undefined ? entry.userAgent : (store?.userAgent ?? null))?.slice(0, 500) ?? null,
-        entry.message ?? null,
-        entry.changes ? JSON.stringify(entry.changes) : null,
-        entry.metadata ? JSON.stringify(entry.metadata) : null,
-      ],
-    );
+    await insertAtCommit(manager, 'audit_logs', AUDIT_COLUMNS, [
+      entry.action,
+      entry.entityType ?? null,
+      entry.entityId ?? null,
+      entry.userId !== undefined ? entry.userId : (principal?.userId ?? null),
+      entry.username !== undefined ? entry.username : (principal?.username ?? principal?.email ?? null),
+      normalizeIp(entry.ipAddress !== undefined ? entry.ipAddress : (store?.ip ?? null)),
+      (entry.userAgent !== undefined ? entry.userAgent : (store?.userAgent ?? null))?.slice(0, 500) ?? null,
+      entry.message ?? null,
+      entry.changes ? JSON.stringify(entry.changes) : null,
+      entry.metadata ? JSON.stringify(entry.metadata) : null,
+    ]);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Client as PgClient } from 'pg';
 import { DataSource, MigrationInterface } from 'typeorm';
+import { CommitInsertsSubscriber } from './commit-inserts';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export interface DbTarget {
@@ -47,6 +48,7 @@ export function createDataSource(target: DbTarget, settings: DataSourceSettings)
     ...(settings.schema ? { schema } : {}),
     entities: settings.entities,
     migrations: settings.migrations ?? [],
+    subscribers: [CommitInsertsSubscriber],
     migrationsTableName: settings.migrationsTableName ?? 'migrations',
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,

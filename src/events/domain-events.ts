@@ -2,9 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import type { TransactionCommitEvent } from 'typeorm/subscriber/event/TransactionCommitEvent';
+import { insertAtCommit } from '../database/commit-inserts';
 import { PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../tenancy/tenant-context';
 import { DomainEvent } from './domain-event';
 import { OutboxRelay } from './outbox-relay';
+
+const OUTBOX_COLUMNS = [
+  'event_id',
+  'event',
+  'entity_type',
+  'entity_id',
+  'company_id',
+  'attributes',
+  'previous',
+  'metadata',
+] as const;
 
 /**
  * The in-app event bus, backed by a transactional outbox: `publish` writes the event into
@@ -34,20 +46,16 @@ export class DomainEvents {
       triggeredBy: store.principal?.userId ?? null,
       requestId: store.requestId,
     };
-    await manager.query(
-      `INSERT INTO public.event_outbox (event_id, event, entity_type, entity_id, company_id, attributes, previous, metadata)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        randomUUID(),
-        event.event,
-        event.entityType,
-        event.entityId,
-        event.companyId,
-        JSON.stringify(event.attributes),
-        event.previous === undefined ? null : JSON.stringify({ value: event.previous }),
-        JSON.stringify(metadata),
-      ],
-    );
+    await insertAtCommit(manager, 'public.event_outbox', OUTBOX_COLUMNS, [
+      randomUUID(),
+      event.event,
+      event.entityType,
+      event.entityId,
+      event.companyId,
+      JSON.stringify(event.attributes),
+      event.previous === undefined ? null : JSON.stringify({ value: event.previous }),
+      JSON.stringify(metadata),
+    ]);
     this.watch(manager.connection);
     this.pending.set(runner, store.client);
   }

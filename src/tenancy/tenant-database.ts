@@ -60,13 +60,15 @@ export class TenantDatabase {
     dataSource: DataSource,
     schema: string,
     work: (manager: EntityManager) => Promise<T>,
-    isolation: IsolationLevel = 'READ COMMITTED',
+    isolation?: IsolationLevel,
   ) {
-    return dataSource.transaction(isolation, async (manager) => {
+    const bound = async (manager: EntityManager) => {
       if (schema !== PRODUCTION_SCHEMA) {
         await manager.query(`SELECT set_config('search_path', $1, true)`, [`"${schema}", public`]);
       }
       return work(manager);
-    });
+    };
+    // TypeORM sends SET TRANSACTION as a statement of its own: only pay it when a level is asked for.
+    return isolation ? dataSource.transaction(isolation, bound) : dataSource.transaction(bound);
   }
 }
