@@ -6,7 +6,9 @@
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/webhooks.js
  *
  * Settings (environment): BENCH_EVENTS_PER_SECOND (100), BENCH_WEBHOOKS (10), BENCH_SECONDS (30),
- * BENCH_WORKERS (1). Deployed as in production: this process is the API (QUEUE_PROCESSORS_ENABLED
+ * BENCH_WORKERS (1), BENCH_WARMUP_SECONDS (3: events sent first at the same rate, whose deliveries
+ * count for loss and duplicates but not for latency, as a process's first second pays for opening
+ * pools and sockets and for unoptimised code). Deployed as in production: this process is the API (QUEUE_PROCESSORS_ENABLED
  * false: HTTP, outbox relay), deliveries run in BENCH_WORKERS worker process(es) (dist-bench/src/worker.js).
  * It boots the real app against a throw-away database (test/support helpers) and drops it at the end.
  */
@@ -25,6 +27,8 @@ const RATE = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 100);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+/** Events sent at the same rate before the measured ones: delivered and checked, not timed. */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const WORKER_JS = join(__dirname, '..', 'src', 'worker.js');
 /** Give up waiting for deliveries after this long without a new one. */
 const DRAIN_MS = 20_000;
@@ -91,14 +95,20 @@ function postUnit(port: number, token: string, seq: number): Promise<number> {
   });
 }
 
-async function generate(t: TestApp, token: string, sentAt: Map<number, number>) {
+async function generate(
+  t: TestApp,
+  token: string,
+  sentAt: Map<number, number>,
+  first: number,
+  seconds: number,
+) {
   const port = (t.app.getHttpServer().address() as AddressInfo).port;
-  const total = RATE * SECONDS;
+  const total = RATE * seconds;
   const started = Date.now();
   const inFlight: Promise<unknown>[] = [];
   let failures = 0;
-  for (let seq = 0; seq < total; seq++) {
-    const due = started + (seq * 1000) / RATE;
+  for (let seq = first; seq < first + total; seq++) {
+    const due = started + ((seq - first) * 1000) / RATE;
     const wait = due - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     sentAt.set(seq, Date.now());
@@ -160,7 +170,7 @@ async function countUnits(database: string): Promise<number> {
 }
 
 /** Delivery records by status in the client database, as the service saw them. */
-async function statusCounts(database: string): Promise<Record<string, number>> {
+async function statusCounts(database: string): Promise<Record<string, unknown>> {
   const pg = new Client({ connectionString: databaseUrl(database) });
   await pg.connect();
   try {
@@ -168,7 +178,20 @@ async function statusCounts(database: string): Promise<Record<string, number>> {
       'SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status',
     );
     const outbox = await pg.query('SELECT count(*)::int AS n FROM event_outbox');
-    return { ...Object.fromEntries(rows.map((r) => [r.status, r.n])), outboxLeft: outbox.rows[0].n };
+    // Where the time goes (p50, p99): event → delivery row (outbox relay), delivery row → completed (queue and send).
+    const stages = await pg.query(
+      `SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY relay_ms) AS relay_ms,
+              percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY deliver_ms) AS deliver_ms
+         FROM (SELECT extract(epoch FROM created_at - (payload::json->>'timestamp')::timestamptz) * 1000 AS relay_ms,
+                      extract(epoch FROM completed_at - created_at) * 1000 AS deliver_ms
+                 FROM webhook_deliveries) s`,
+    );
+    return {
+      ...Object.fromEntries(rows.map((r) => [r.status, r.n])),
+      outboxLeft: outbox.rows[0].n,
+      eventToDeliveryRowMs: stages.rows[0].relay_ms.map(Math.round),
+      deliveryRowToCompletedMs: stages.rows[0].deliver_ms.map(Math.round),
+    };
   } finally {
     await pg.end();
   }
@@ -205,7 +228,10 @@ export async function main(): Promise<{ expected: number; received: number; lost
       if (res.status !== 201) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.body)}`);
     }
     const sentAt = new Map<number, number>();
-    const sent = await generate(t, client.adminToken, sentAt);
+    const warmup = RATE * WARMUP_SECONDS;
+    await generate(t, client.adminToken, sentAt, 0, WARMUP_SECONDS);
+    const sent = await generate(t, client.adminToken, sentAt, warmup, SECONDS);
+    const measuredFrom = sentAt.get(warmup)!;
     const sendEnded = Date.now();
     // Units the service actually created (a request cut off by the network may still have committed).
     const created = await countUnits(`${t.masterDatabase}_bench`);
@@ -224,10 +250,23 @@ export async function main(): Promise<{ expected: number; received: number; lost
     const unique = new Set(receipts.map((r) => r.key)).size;
     const deliveryStatuses = await statusCounts(`${t.masterDatabase}_bench`);
     const sorted = (values: number[]) => values.sort((a, b) => a - b);
-    const latencies = sorted(receipts.map((r) => r.at - r.eventAt));
-    const fromRequest = sorted(receipts.map((r) => r.at - (sentAt.get(r.seq) ?? r.at)));
+    const measured = receipts.filter((r) => r.seq >= warmup);
+    const latencies = sorted(measured.map((r) => r.at - r.eventAt));
+    const fromRequest = sorted(measured.map((r) => r.at - (sentAt.get(r.seq) ?? r.at)));
     const p99 = percentile(latencies, 99);
+    // p99 per 5 s of the load, to tell a steady lag from a backlog that builds up.
+    const byWindow: Record<string, number> = {};
+    for (let from = 0; from < SECONDS; from += 5) {
+      const inWindow = measured.filter((r) => {
+        const at = (sentAt.get(r.seq) ?? 0) - measuredFrom;
+        return at >= from * 1000 && at < (from + 5) * 1000;
+      });
+      byWindow[`${from}-${from + 5}s`] = percentile(sorted(inWindow.map((r) => r.at - r.eventAt)), 99);
+    }
+    const warm = sorted(receipts.filter((r) => r.seq < warmup).map((r) => r.at - r.eventAt));
     const report = {
+      warmupEventsSent: warmup,
+      warmupEventToReceiptMs: { p99: percentile(warm, 99), max: warm[warm.length - 1] },
       eventsSent: sent.total,
       requestsFailed: sent.failures,
       eventsCreated: created,
@@ -246,6 +285,7 @@ export async function main(): Promise<{ expected: number; received: number; lost
         p99,
         max: latencies[latencies.length - 1],
       },
+      eventToReceiptP99ByWindow: byWindow,
       requestToReceiptMs: {
         p50: percentile(fromRequest, 50),
         p99: percentile(fromRequest, 99),

@@ -4,31 +4,12 @@ import { SecretBox } from '../common/crypto/secret-box';
 import { modifyReturning } from '../database/sql';
 import { TenantClient } from '../tenancy/tenant-context';
 import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { DeliveryStore, DueDelivery } from './delivery-store';
 import { EndpointLimiter } from './endpoint-limiter';
 import { signDelivery } from './webhook-signing';
 import { SendResult, WebhookSender } from './webhook-sender';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookSettings } from './webhook.settings';
-
-interface DueDelivery {
-  id: string;
-  webhook_id: number;
-  event_id: string;
-  event_type: string;
-  payload: string;
-  is_test: boolean;
-  attempt_count: number;
-  max_attempts: number;
-  url: string;
-  http_method: string;
-  content_type: string;
-  custom_headers: Record<string, string>;
-  timeout_ms: number;
-  verify_ssl: boolean;
-  secret_encrypted: string;
-  consecutive_failures: number;
-  last_delivery_at: Date | null;
-}
 
 /** What the caller does next: nothing, or run the delivery again after `retryInMs`. */
 export interface AttemptOutcome {
@@ -57,6 +38,7 @@ export class DeliveryAttempts {
     private readonly limiter: EndpointLimiter,
     private readonly settings: WebhookSettings,
     private readonly metrics: WebhookMetrics,
+    private readonly store: DeliveryStore,
   ) {}
 
   /**
@@ -73,19 +55,10 @@ export class DeliveryAttempts {
     if (limited && !this.limiter.tryAcquire(options.webhookId!)) {
       return { retryInMs: 100 + Math.floor(Math.random() * 200) };
     }
-    let d: DueDelivery | undefined;
+    let d: DueDelivery | null;
     let result: SendResult;
     try {
-      [d] = await modifyReturning<DueDelivery>(
-        ds.manager,
-        `UPDATE public.webhook_deliveries d SET attempt_count = d.attempt_count + 1, updated_at = clock_timestamp()
-           FROM public.webhooks w
-          WHERE d.id = $1 AND w.id = d.webhook_id AND d.status IN ('PENDING', 'RETRYING') AND (w.is_active OR d.is_test)
-          RETURNING d.id, d.webhook_id, d.event_id, d.event_type, d.payload, d.is_test, d.attempt_count, d.max_attempts,
-                    w.url, w.http_method, w.content_type, w.custom_headers, w.timeout_ms, w.verify_ssl,
-                    w.secret_encrypted, w.consecutive_failures, w.last_delivery_at`,
-        [deliveryId],
-      );
+      d = await this.store.due(client, deliveryId);
       if (!d) {
         await this.settleDisabled(ds.manager, deliveryId);
         return {};
@@ -98,7 +71,7 @@ export class DeliveryAttempts {
       { outcome: result.ok ? 'success' : 'failure' },
       result.durationMs / 1000,
     );
-    return this.record(ds.manager, d, result);
+    return this.record(client, ds.manager, d, result);
   }
 
   /** A delivery whose webhook was disabled meanwhile ends FAILED (a manual retry can revive it). */
@@ -148,10 +121,16 @@ export class DeliveryAttempts {
     });
   }
 
-  private async record(m: EntityManager, d: DueDelivery, result: SendResult): Promise<AttemptOutcome> {
+  private async record(
+    client: TenantClient,
+    m: EntityManager,
+    d: DueDelivery,
+    result: SendResult,
+  ): Promise<AttemptOutcome> {
     const attempt = d.attempt_count;
     if (result.ok) {
-      await this.finish(m, d.id, 'SUCCESS', result);
+      await this.store.succeeded(client, { id: d.id, status: result.status, durationMs: result.durationMs });
+      this.metrics.deliveries.inc({ status: 'SUCCESS' });
       const recent = d.last_delivery_at && Date.now() - new Date(d.last_delivery_at).getTime() < 5000;
       if (!d.is_test && (d.consecutive_failures > 0 || !recent)) {
         await m.query(
@@ -194,18 +173,18 @@ export class DeliveryAttempts {
       return { retryInMs: delay };
     }
     const error = active ? result.error : `${result.error}; webhook is disabled`;
-    await this.finish(m, d.id, 'FAILED', { ...result, error });
+    await this.fail(m, d.id, { ...result, error });
     return {};
   }
 
-  private async finish(m: EntityManager, id: string, status: 'SUCCESS' | 'FAILED', r: SendResult) {
+  private async fail(m: EntityManager, id: string, r: SendResult) {
     await m.query(
       `UPDATE public.webhook_deliveries
-          SET status = $2, response_status = $3, error_message = $4, duration_ms = $5,
+          SET status = 'FAILED', response_status = $2, error_message = $3, duration_ms = $4,
               next_attempt_at = NULL, completed_at = clock_timestamp(), updated_at = clock_timestamp()
         WHERE id = $1`,
-      [id, status, r.status, r.error?.slice(0, 1000) ?? null, r.durationMs],
+      [id, r.status, r.error?.slice(0, 1000) ?? null, r.durationMs],
     );
-    this.metrics.deliveries.inc({ status });
+    this.metrics.deliveries.inc({ status: 'FAILED' });
   }
 }

@@ -11,8 +11,8 @@ const PURGE_PERIOD_MS = 3600_000;
 const FULL_SWEEP_EVERY = 10;
 
 /**
- * Workers only. Sweeps: re-enqueues PENDING/RETRYING deliveries whose next attempt is due and that
- * have no live job (a worker killed between commit and enqueue, Redis that lost its data). Purges
+ * Workers only. Sweeps: re-enqueues PENDING/RETRYING deliveries whose next attempt is overdue by
+ * a sweep interval and that have no live job (a worker killed between commit and enqueue, Redis that lost its data). Purges
  * delivery records older than WEBHOOK_DELIVERY_RETENTION_DAYS once an hour per client.
  */
 @Injectable()
@@ -64,10 +64,14 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
 
   async sweep(client: TenantClient): Promise<number> {
     const ds = await this.dataSources.forClient(client);
+    // Only deliveries overdue by a whole sweep interval: those due just now are normally still in
+    // the queue, and asking Redis about each of them would cost a busy worker two calls per delivery.
     const due: { id: string; webhook_id: number }[] = await ds.query(
       `SELECT id, webhook_id FROM public.webhook_deliveries
-        WHERE status IN ('PENDING', 'RETRYING') AND next_attempt_at <= clock_timestamp()
+        WHERE status IN ('PENDING', 'RETRYING')
+          AND next_attempt_at <= clock_timestamp() - make_interval(secs => $1::float8 / 1000)
         ORDER BY next_attempt_at LIMIT 1000`,
+      [this.settings.WEBHOOK_SWEEP_INTERVAL_MS],
     );
     const orphans: QueuedDelivery[] = [];
     for (const row of due) {

@@ -2,6 +2,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryAttempts } from './delivery-attempts';
+import { DeliveryStore } from './delivery-store';
 import { DeliverySweeper } from './delivery-sweeper';
 import { DeliveryProcessor } from './delivery.processor';
 import { EndpointLimiter } from './endpoint-limiter';
@@ -28,6 +29,7 @@ export class WebhooksModule {
         WebhookSender,
         EndpointLimiter,
         DeliveryAttempts,
+        DeliveryStore,
         WebhookDispatcher,
         WebhooksService,
         DeliveriesService,
