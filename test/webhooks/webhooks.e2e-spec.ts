@@ -344,6 +344,30 @@ describe('outbound webhooks', () => {
     expect(req.headers['x-svc-signature']).toBe(svcSignature(hook.data.secret, req.raw));
   });
 
+  it('records each of many concurrent deliveries once, as SUCCESS after one attempt', async () => {
+    const hooks = await Promise.all(
+      ['a', 'b'].map((x) =>
+        createWebhook({ name: `Burst ${x}`, url: receiver.url(`/burst-${x}`), events: ['unit.created'] }),
+      ),
+    );
+    const units = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => api('post', '/api/units').send({ name: `Burst ${i}` })),
+    );
+    expect(units.map((u) => u.status)).toEqual(Array(12).fill(201));
+    const ids = units.map((u) => u.body.data.id as number).sort();
+    for (const hook of hooks) {
+      const records = await until(
+        async () => (await api('get', `/api/admin/webhooks/${hook.data.id}/deliveries?limit=50`)).body.data,
+        (rows: { status: string }[]) => rows.length === 12 && rows.every((r) => r.status === 'SUCCESS'),
+      );
+      expect(records.map((r: { attemptCount: number }) => r.attemptCount)).toEqual(Array(12).fill(1));
+      expect(records.every((r: { responseStatus: number }) => r.responseStatus === 200)).toBe(true);
+      const path = hook.data.id === hooks[0].data.id ? '/burst-a' : '/burst-b';
+      const received = receiver.at(path).map((r) => r.body.data.id as number);
+      expect(received.sort()).toEqual(ids);
+    }
+  });
+
   it('exposes delivery metrics', async () => {
     const res = await t.http().get('/metrics');
     expect(res.text).toMatch(/webhook_deliveries_total\{status="SUCCESS"\} [1-9]/);
