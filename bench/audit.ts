@@ -7,12 +7,13 @@ import { bootApp, provisionClient } from '../test/support/test-app';
 import { ADMIN_URL } from '../test/support/test-env';
 import { BENCH_SECRETS, fmt, withBenchRun } from './bench-env';
 import { Child, startChild } from './child';
+import { cpuSeconds } from './cpu-time';
 
 const ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 const SAMPLES = 60;
-const LOAD_S = Number(process.env.BENCH_AUDIT_LOAD_S ?? 5);
+const LOAD_S = Number(process.env.BENCH_AUDIT_LOAD_S ?? 3);
 const CONNECTIONS = 10;
-const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 10);
 const TARGET_P95_MS = 50;
 const TYPES = [
   'Unit',
@@ -164,16 +165,26 @@ async function writeOverhead(app: Child, url: string, headers: Record<string, st
   const without: number[] = [];
   const loadStatementsWith: number[] = [];
   const loadStatementsWithout: number[] = [];
+  const cpuWith: CpuPerRequest[] = [];
+  const cpuWithout: CpuPerRequest[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate which side goes first, so a drift of the host's load favours neither.
     const order = round % 2 === 0 ? [true, false] : [false, true];
     for (const audited of order) {
       await app.ask(audited ? 'audit-on' : 'audit-off');
       const before = await statements();
+      const cpuBefore = cpuSeconds(app.process.pid!);
       const run = await load(url, headers);
+      const cpuAfter = cpuSeconds(app.process.pid!);
+      const requests = run.rps * LOAD_S;
       (audited ? withAudit : without).push(run.rps);
-      const perRequest = ((await statements()) - before) / (run.rps * LOAD_S);
-      (audited ? loadStatementsWith : loadStatementsWithout).push(perRequest);
+      (audited ? loadStatementsWith : loadStatementsWithout).push(((await statements()) - before) / requests);
+      if (cpuBefore && cpuAfter) {
+        (audited ? cpuWith : cpuWithout).push({
+          app: ((cpuAfter.app - cpuBefore.app) * 1000) / requests,
+          postgres: ((cpuAfter.postgres - cpuBefore.postgres) * 1000) / requests,
+        });
+      }
     }
   }
   await app.ask('audit-on');
@@ -191,8 +202,21 @@ async function writeOverhead(app: Child, url: string, headers: Record<string, st
     statementsWithout,
     loadStatementsWith: mean(loadStatementsWith),
     loadStatementsWithout: mean(loadStatementsWithout),
+    cpuWith: cpuWith.length ? meanCpu(cpuWith) : null,
+    cpuWithout: cpuWithout.length ? meanCpu(cpuWithout) : null,
   };
 }
+
+/** Milliseconds of CPU per request: the app process, and PostgreSQL's processes together. */
+interface CpuPerRequest {
+  app: number;
+  postgres: number;
+}
+
+const meanCpu = (xs: CpuPerRequest[]): CpuPerRequest => ({
+  app: xs.reduce((sum, x) => sum + x.app, 0) / xs.length,
+  postgres: xs.reduce((sum, x) => sum + x.postgres, 0) / xs.length,
+});
 
 /** `node dist-bench/bench/audit.js`: audit queries on 1,000,000 entries, and the cost of recording. */
 export async function main(): Promise<void> {
@@ -312,6 +336,20 @@ export async function main(): Promise<void> {
       console.log(
         `  median ratio with/without: ${fmt(ratio, 3)} (cost ${fmt((1 - ratio) * 100)}%, target < 10%: ${ratio > 0.9 ? 'met' : 'NOT met'})`,
       );
+      const { cpuWith, cpuWithout } = overhead;
+      if (cpuWith && cpuWithout) {
+        const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${fmt((a / b - 1) * 100)}%`;
+        console.log(
+          `  app CPU per request       : ${fmt(cpuWith.app, 3)} ms with the audit write, ${fmt(cpuWithout.app, 3)} ms without (${pct(cpuWith.app, cpuWithout.app)})`,
+        );
+        console.log(
+          `  PostgreSQL CPU per request: ${fmt(cpuWith.postgres, 3)} ms with the audit write, ${fmt(cpuWithout.postgres, 3)} ms without (${pct(cpuWith.postgres, cpuWithout.postgres)})`,
+        );
+        const total = (c: CpuPerRequest) => c.app + c.postgres;
+        console.log(
+          `  both together             : ${pct(total(cpuWith), total(cpuWithout))} (app and database share this host's cores)`,
+        );
+      }
       console.log(
         `  SQL statements per request, one at a time: ${fmt(overhead.statementsWith, 2)} with the audit write, ${fmt(overhead.statementsWithout, 2)} without`,
       );
