@@ -267,6 +267,7 @@ export async function main(): Promise<{ expected: number; received: number; lost
     const report = {
       warmupEventsSent: warmup,
       warmupEventToReceiptMs: { p99: percentile(warm, 99), max: warm[warm.length - 1] },
+      withWarmupEventToReceiptP99Ms: percentile(sorted(receipts.map((r) => r.at - r.eventAt)), 99),
       eventsSent: sent.total,
       requestsFailed: sent.failures,
       eventsCreated: created,
