@@ -6,6 +6,7 @@ import { hasRank } from '../auth/roles';
 import { AppError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
 import { previousOf } from '../events/domain-event';
+import { isoTimestamp } from '../database/sql';
 import { DomainEvents } from '../events/domain-events';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { CreateUnitDto, UnitDto, UnitQueryDto, UpdateUnitDto } from './dto/unit.dto';
@@ -21,8 +22,9 @@ interface UnitRow {
   status: Unit['status'];
   company_id: number | null;
   created_by_id: number | null;
-  created_at: Date;
-  updated_at: Date;
+  /** ISO 8601 text (isoTimestamp). */
+  created_at: string;
+  updated_at: string;
   total: string;
 }
 
@@ -41,7 +43,8 @@ export class UnitsService {
     const { page, pageSize } = query;
     const search = query.search ? `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
     const rows = await this.db.query<UnitRow>(
-      `SELECT id, name, code, type, capacity_mw, location, status, company_id, created_by_id, created_at, updated_at,
+      `SELECT id, name, code, type, capacity_mw, location, status, company_id, created_by_id,
+              ${isoTimestamp('created_at')} AS created_at, ${isoTimestamp('updated_at')} AS updated_at,
               count(*) OVER () AS total
          FROM units
         WHERE ($1::int IS NULL OR company_id = $1)

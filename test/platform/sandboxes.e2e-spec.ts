@@ -53,6 +53,14 @@ describe('sandboxes', () => {
     const production = await t.http().get('/api/units').set(as(acme.adminToken));
     expect(production.headers['x-current-tenant']).toBe('public');
     expect(production.body.data.map((u: { name: string }) => u.name)).toEqual(['Turbine A']);
+    // Lists format timestamps in SQL; they read exactly like the single-unit answer's.
+    const listed = production.body.data[0];
+    expect([listed.createdAt, listed.updatedAt]).toEqual([
+      created.body.data.createdAt,
+      created.body.data.updatedAt,
+    ]);
+    expect(listed.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(inSandbox.body.data[0].createdAt).toBe(created.body.data.createdAt);
     const sandboxAgain = await t.http().get('/api/units').set(as(acme.adminToken, 'sandbox_qa'));
     expect(sandboxAgain.body.meta.pagination.total).toBe(2);
 

@@ -2,6 +2,12 @@ import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, TestApp } from '../support/test-app';
 import { Receiver, standardSignature, svcSignature, until } from './receiver';
 
+interface DeliveryRecord {
+  status: string;
+  attemptCount: number;
+  responseStatus: number | null;
+}
+
 describe('outbound webhooks', () => {
   let sink: SmtpSink;
   let receiver: Receiver;
@@ -358,10 +364,10 @@ describe('outbound webhooks', () => {
     for (const hook of hooks) {
       const records = await until(
         async () => (await api('get', `/api/admin/webhooks/${hook.data.id}/deliveries?limit=50`)).body.data,
-        (rows: { status: string }[]) => rows.length === 12 && rows.every((r) => r.status === 'SUCCESS'),
+        (rows: DeliveryRecord[]) => rows.length === 12 && rows.every((r) => r.status === 'SUCCESS'),
       );
-      expect(records.map((r: { attemptCount: number }) => r.attemptCount)).toEqual(Array(12).fill(1));
-      expect(records.every((r: { responseStatus: number }) => r.responseStatus === 200)).toBe(true);
+      expect(records.map((r) => r.attemptCount)).toEqual(Array(12).fill(1));
+      expect(records.every((r) => r.responseStatus === 200)).toBe(true);
       const path = hook.data.id === hooks[0].data.id ? '/burst-a' : '/burst-b';
       const received = receiver.at(path).map((r) => r.body.data.id as number);
       expect(received.sort()).toEqual(ids);

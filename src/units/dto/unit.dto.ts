@@ -67,8 +67,8 @@ export class UnitDto {
   @ApiProperty({ enum: UNIT_STATUSES }) status: UnitStatus;
   @ApiPropertyOptional({ nullable: true, type: Number }) companyId: number | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) createdById: number | null;
-  @ApiProperty() createdAt: Date;
-  @ApiProperty() updatedAt: Date;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date | string;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date | string;
 }
 
 export class UnitEnvelopeDto {
