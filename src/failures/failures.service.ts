@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AuditWriter, diffChanges } from '../audit/audit-writer';
 import { Principal } from '../auth/principal';
 import { AppError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
-import { previousOf } from '../events/domain-event';
-import { DomainEvents } from '../events/domain-events';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { companyScope, listUnitRecords, rejectNulls, unitReference } from '../units/unit-scope';
+import { AssetChanges } from '../units/asset-changes';
+import { findScoped, listUnitRecords, rejectNulls, unitReference } from '../units/unit-scope';
 import { WorkOrder } from '../work-orders/entities/work-order.entity';
 import { CreateFailureDto, FailureDto, FailureQueryDto, UpdateFailureDto } from './dto/failure.dto';
 import { Failure } from './entities/failure.entity';
 
-const TYPE = 'Failure';
+const KIND = { entityType: 'Failure', event: 'failure' };
 const toView = (f: Failure): FailureDto => ({ ...f });
 
 /** Failures of units: company-scoped like units, audited, publishing failure.* events. */
@@ -20,8 +18,7 @@ const toView = (f: Failure): FailureDto => ({ ...f });
 export class FailuresService {
   constructor(
     private readonly db: TenantDatabase,
-    private readonly audit: AuditWriter,
-    private readonly events: DomainEvents,
+    private readonly changes: AssetChanges,
   ) {}
 
   async list(principal: Principal, q: FailureQueryDto) {
@@ -30,7 +27,7 @@ export class FailuresService {
   }
 
   async get(principal: Principal, id: number) {
-    return { data: toView(await this.db.run((m) => this.find(m, principal, id))) };
+    return { data: toView(await this.db.run((m) => findScoped(m, Failure, 'Failure', principal, id))) };
   }
 
   async create(principal: Principal, dto: CreateFailureDto) {
@@ -48,14 +45,7 @@ export class FailuresService {
           createdById: principal.userId,
         }),
       );
-      await this.audit.record(m, {
-        action: 'CREATE',
-        entityType: TYPE,
-        entityId: failure.id,
-        message: `Failure "${failure.title}" recorded`,
-        changes: diffChanges(null, failure, ['createdAt', 'updatedAt', 'id']),
-      });
-      await this.publish(m, 'failure.created', failure, null);
+      await this.changes.created(m, KIND, failure, `Failure "${failure.title}" recorded`);
       return failure;
     });
     return { data: toView(saved) };
@@ -64,7 +54,7 @@ export class FailuresService {
   async update(principal: Principal, id: number, dto: UpdateFailureDto) {
     const saved = await this.db.transaction(async (m) => {
       rejectNulls(dto, ['title', 'unitId', 'severity', 'status']);
-      const before = await this.find(m, principal, id, true);
+      const before = await findScoped(m, Failure, 'Failure', principal, id, true);
       const unit = dto.unitId !== undefined ? await unitReference(m, principal, dto.unitId) : null;
       const next: Failure = { ...before, ...dto, occurredAt: before.occurredAt };
       if (dto.occurredAt !== undefined) next.occurredAt = dto.occurredAt ? new Date(dto.occurredAt) : null;
@@ -74,16 +64,7 @@ export class FailuresService {
         next.resolvedAt = dto.status === 'RESOLVED' ? new Date() : null;
       }
       const after = await m.getRepository(Failure).save(next);
-      const changes = diffChanges(before, after);
-      if (!Object.keys(changes).length) return after;
-      await this.audit.record(m, {
-        action: 'UPDATE',
-        entityType: TYPE,
-        entityId: id,
-        message: `Failure "${after.title}" updated`,
-        changes,
-      });
-      await this.publish(m, 'failure.updated', after, previousOf(changes));
+      await this.changes.updated(m, KIND, before, after, `Failure "${after.title}" updated`);
       return after;
     });
     return { data: toView(saved) };
@@ -91,22 +72,15 @@ export class FailuresService {
 
   async remove(principal: Principal, id: number) {
     await this.db.transaction(async (m) => {
-      const failure = await this.find(m, principal, id, true);
+      const failure = await findScoped(m, Failure, 'Failure', principal, id, true);
       await m.getRepository(Failure).delete({ id });
-      await this.audit.record(m, {
-        action: 'DELETE',
-        entityType: TYPE,
-        entityId: id,
-        message: `Failure "${failure.title}" deleted`,
-        changes: diffChanges(failure, null, ['createdAt', 'updatedAt']),
-      });
       const { title, unitId, status, companyId } = failure;
-      await this.events.publish(m, {
-        event: 'failure.deleted',
-        entityType: TYPE,
-        entityId: id,
+      await this.changes.deleted(m, KIND, failure, `Failure "${title}" deleted`, {
+        id,
+        title,
+        unitId,
+        status,
         companyId,
-        attributes: { id, title, unitId, status, companyId },
       });
     });
   }
@@ -121,31 +95,5 @@ export class FailuresService {
         },
       ]);
     }
-  }
-
-  private publish(
-    m: EntityManager,
-    event: string,
-    failure: Failure,
-    previous: Record<string, unknown> | null,
-  ) {
-    return this.events.publish(m, {
-      event,
-      entityType: TYPE,
-      entityId: failure.id,
-      companyId: failure.companyId,
-      attributes: { ...toView(failure) },
-      previous,
-    });
-  }
-
-  private async find(m: EntityManager, principal: Principal, id: number, lock = false): Promise<Failure> {
-    const scope = companyScope(principal);
-    const qb = m.getRepository(Failure).createQueryBuilder('f').where('f.id = :id', { id });
-    if (scope !== null) qb.andWhere('f.company_id = :scope', { scope });
-    if (lock) qb.setLock('pessimistic_write');
-    const failure = await qb.getOne();
-    if (!failure) throw AppError.notFound('Failure');
-    return failure;
   }
 }

@@ -20,6 +20,24 @@ export async function unitReference(m: EntityManager, principal: Principal, unit
   return unit;
 }
 
+/** One record by id within the caller's company scope, optionally locked for update; else 404. */
+export async function findScoped<E extends ObjectLiteral>(
+  m: EntityManager,
+  entity: EntityTarget<E>,
+  label: string,
+  principal: Principal,
+  id: number,
+  lock = false,
+): Promise<E> {
+  const scope = companyScope(principal);
+  const qb = m.getRepository(entity).createQueryBuilder('r').where('r.id = :id', { id });
+  if (scope !== null) qb.andWhere('r.company_id = :scope', { scope });
+  if (lock) qb.setLock('pessimistic_write');
+  const record = await qb.getOne();
+  if (!record) throw AppError.notFound(label);
+  return record;
+}
+
 /** PUT updates the fields it is given; a required field may not be given as null. */
 export function rejectNulls(dto: object, required: string[]) {
   const given = dto as Record<string, unknown>;

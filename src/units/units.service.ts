@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { AuditWriter, diffChanges } from '../audit/audit-writer';
 import { Principal } from '../auth/principal';
-import { hasRank } from '../auth/roles';
 import { AppError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
-import { previousOf } from '../events/domain-event';
 import { isoTimestamp } from '../database/sql';
-import { DomainEvents } from '../events/domain-events';
 import { TenantDatabase } from '../tenancy/tenant-database';
+import { AssetChanges } from './asset-changes';
 import { CreateUnitDto, UnitDto, UnitQueryDto, UpdateUnitDto } from './dto/unit.dto';
 import { Unit } from './entities/unit.entity';
+import { companyScope, findScoped } from './unit-scope';
 
 interface UnitRow {
   id: number;
@@ -29,14 +26,14 @@ interface UnitRow {
 }
 
 const toView = (u: Unit): UnitDto => ({ ...u });
+const KIND = { entityType: 'Unit', event: 'unit' };
 
 /** Units are company-scoped: ADMIN and above see every unit of the client, others their company's. */
 @Injectable()
 export class UnitsService {
   constructor(
     private readonly db: TenantDatabase,
-    private readonly audit: AuditWriter,
-    private readonly events: DomainEvents,
+    private readonly changes: AssetChanges,
   ) {}
 
   async list(principal: Principal, query: UnitQueryDto) {
@@ -52,7 +49,7 @@ export class UnitsService {
           AND ($3::text IS NULL OR name ILIKE $3 OR code ILIKE $3)
         ORDER BY id
         LIMIT $4 OFFSET $5`,
-      [this.companyScope(principal), query.status ?? null, search, pageSize, (page - 1) * pageSize],
+      [companyScope(principal), query.status ?? null, search, pageSize, (page - 1) * pageSize],
     );
     const total = rows.length
       ? Number(rows[0].total)
@@ -61,7 +58,7 @@ export class UnitsService {
   }
 
   async get(principal: Principal, id: number) {
-    return { data: toView(await this.db.run((m) => this.find(m, principal, id))) };
+    return { data: toView(await this.db.run((m) => findScoped(m, Unit, 'Unit', principal, id))) };
   }
 
   async create(principal: Principal, dto: CreateUnitDto) {
@@ -73,14 +70,7 @@ export class UnitsService {
             .getRepository(Unit)
             .create({ ...dto, companyId: principal.companyId, createdById: principal.userId }),
         );
-      await this.audit.record(m, {
-        action: 'CREATE',
-        entityType: 'Unit',
-        entityId: saved.id,
-        message: `Unit "${saved.name}" created`,
-        changes: diffChanges(null, saved, ['createdAt', 'updatedAt', 'id']),
-      });
-      await this.publish(m, 'unit.created', saved, null);
+      await this.changes.created(m, KIND, saved, `Unit "${saved.name}" created`);
       return saved;
     });
     return { data: toView(unit) };
@@ -88,19 +78,9 @@ export class UnitsService {
 
   async update(principal: Principal, id: number, dto: UpdateUnitDto) {
     const unit = await this.db.transaction(async (m) => {
-      const before = await this.find(m, principal, id, true);
+      const before = await findScoped(m, Unit, 'Unit', principal, id, true);
       const after = await m.getRepository(Unit).save({ ...before, ...dto });
-      const changes = diffChanges(before, after);
-      if (Object.keys(changes).length) {
-        await this.audit.record(m, {
-          action: 'UPDATE',
-          entityType: 'Unit',
-          entityId: id,
-          message: `Unit "${after.name}" updated`,
-          changes,
-        });
-        await this.publish(m, 'unit.updated', after, previousOf(changes));
-      }
+      await this.changes.updated(m, KIND, before, after, `Unit "${after.name}" updated`);
       return after;
     });
     return { data: toView(unit) };
@@ -108,7 +88,7 @@ export class UnitsService {
 
   async remove(principal: Principal, id: number) {
     await this.db.transaction(async (m) => {
-      const unit = await this.find(m, principal, id, true);
+      const unit = await findScoped(m, Unit, 'Unit', principal, id, true);
       const [used] = await m.query(
         `SELECT (SELECT count(*) FROM work_orders WHERE unit_id = $1)::int AS work_orders,
                 (SELECT count(*) FROM failures WHERE unit_id = $1)::int AS failures`,
@@ -120,47 +100,15 @@ export class UnitsService {
         );
       }
       await m.getRepository(Unit).delete({ id });
-      await this.audit.record(m, {
-        action: 'DELETE',
-        entityType: 'Unit',
-        entityId: id,
-        message: `Unit "${unit.name}" deleted`,
-        changes: diffChanges(unit, null, ['createdAt', 'updatedAt']),
-      });
       const { name, code, status, companyId } = unit;
-      await this.events.publish(m, {
-        event: 'unit.deleted',
-        entityType: 'Unit',
-        entityId: id,
+      await this.changes.deleted(m, KIND, unit, `Unit "${name}" deleted`, {
+        id,
+        name,
+        code,
+        status,
         companyId,
-        attributes: { id, name, code, status, companyId },
       });
     });
-  }
-
-  private publish(m: EntityManager, event: string, unit: Unit, previous: Record<string, unknown> | null) {
-    return this.events.publish(m, {
-      event,
-      entityType: 'Unit',
-      entityId: unit.id,
-      companyId: unit.companyId,
-      attributes: { ...toView(unit) },
-      previous,
-    });
-  }
-
-  private companyScope(principal: Principal): number | null {
-    return hasRank(principal.role, 'ADMIN') ? null : (principal.companyId ?? -1);
-  }
-
-  private async find(m: EntityManager, principal: Principal, id: number, lock = false): Promise<Unit> {
-    const scope = this.companyScope(principal);
-    const qb = m.getRepository(Unit).createQueryBuilder('u').where('u.id = :id', { id });
-    if (scope !== null) qb.andWhere('u.company_id = :scope', { scope });
-    if (lock) qb.setLock('pessimistic_write');
-    const unit = await qb.getOne();
-    if (!unit) throw AppError.notFound('Unit');
-    return unit;
   }
 
   private async count(principal: Principal, status: string | null, search: string | null): Promise<number> {
@@ -169,7 +117,7 @@ export class UnitsService {
         `SELECT count(*) AS total FROM units
           WHERE ($1::int IS NULL OR company_id = $1) AND ($2::text IS NULL OR status = $2)
             AND ($3::text IS NULL OR name ILIKE $3 OR code ILIKE $3)`,
-        [this.companyScope(principal), status, search],
+        [companyScope(principal), status, search],
       ),
     );
     return Number(row.total);
