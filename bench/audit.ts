@@ -160,7 +160,11 @@ async function writeOverhead(app: Child, url: string, headers: Record<string, st
   };
   const statementsWith = await perRequest(true);
   const statementsWithout = await perRequest(false);
-  await load(url, headers); // warm-up
+  // Warm both paths up, so neither side's first run pays for cold code or cold index pages.
+  for (const mode of ['audit-on', 'audit-off']) {
+    await app.ask(mode);
+    await load(url, headers);
+  }
   const withAudit: number[] = [];
   const without: number[] = [];
   const loadStatementsWith: number[] = [];
