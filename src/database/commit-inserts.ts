@@ -73,7 +73,9 @@ export function insertStatement(rows: PendingRow[]): [string, unknown[]] {
   const groups = new Map<string, PendingRow[]>();
   for (const row of rows) {
     const key = `${row.table}(${row.columns.join(',')})`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
   }
   const params: unknown[] = [];
   const inserts = [...groups.values()].map((group) => {
