@@ -40,6 +40,11 @@ export class AppModule {
         MailModule,
         TenancyModule,
         MetricsModule,
+        // Express tries routes one pattern at a time in registration order, so the operational data
+        // routes, which carry most requests, come before authentication, administration and SSO.
+        UnitsModule,
+        WorkOrdersModule,
+        FailuresModule,
         AuditModule,
         AuthModule,
         ApiTokensModule,
@@ -47,9 +52,6 @@ export class AppModule {
         PlatformModule.register({ processors }),
         SandboxesModule,
         EventsModule.register({ processors }),
-        UnitsModule,
-        WorkOrdersModule,
-        FailuresModule,
         WebhooksModule.register({ processors }),
         SsoModule,
         HealthModule,

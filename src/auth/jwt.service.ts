@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import jwt, { JsonWebTokenError, TokenExpiredError } from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 import { createSecretKey, KeyObject } from 'node:crypto';
 import { AppError } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
@@ -22,13 +23,21 @@ export interface AccessClaims {
   exp: number;
 }
 
+/** Verified tokens remembered per process; a client sends the same token until it expires. */
+const VERIFIED_TOKENS_MAX = 10_000;
+
 /**
  * HS256 with a KeyObject: jsonwebtoken given a string secret rebuilds a key on every verify, which
  * costs about half a millisecond per request.
+ *
+ * A token whose signature has been checked is remembered until its `exp`, so that a client's next
+ * requests skip the decoding and the HMAC. Only valid tokens are kept, and an entry never outlives the
+ * token. Revocation does not depend on this: the token version is checked on every request.
  */
 @Injectable()
 export class JwtService {
   private readonly key: KeyObject;
+  private readonly verified = new LRUCache<string, Readonly<AccessClaims>>({ max: VERIFIED_TOKENS_MAX });
 
   constructor(private readonly config: AppConfig) {
     this.key = createSecretKey(Buffer.from(config.JWT_SECRET, 'utf8'));
@@ -41,9 +50,14 @@ export class JwtService {
     return jwt.sign(claims, this.key, { algorithm: 'HS256', expiresIn: expiresInSeconds });
   }
 
-  verify(token: string): AccessClaims {
+  verify(token: string): Readonly<AccessClaims> {
+    const known = this.verified.get(token);
+    if (known) return known;
     try {
-      return jwt.verify(token, this.key, { algorithms: ['HS256'] }) as AccessClaims;
+      const claims = Object.freeze(jwt.verify(token, this.key, { algorithms: ['HS256'] }) as AccessClaims);
+      const lifetimeMs = claims.exp * 1000 - Date.now();
+      if (lifetimeMs > 0) this.verified.set(token, claims, { ttl: lifetimeMs });
+      return claims;
     } catch (err) {
       if (err instanceof TokenExpiredError) throw AppError.unauthorized('Token expired', 'TOKEN_EXPIRED');
       if (err instanceof JsonWebTokenError) throw AppError.unauthorized('Invalid token', 'INVALID_TOKEN');

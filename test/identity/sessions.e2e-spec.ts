@@ -1,3 +1,4 @@
+import { JwtService } from '../../src/auth/jwt.service';
 import { SmtpSink } from '../support/smtp-sink';
 import { SUPER_ADMIN, superAdminToken, TestApp } from '../support/test-app';
 import { as, bootIdentityApp, createUser, loginFull, queryMaster } from './identity-helpers';
@@ -115,6 +116,22 @@ describe('identity: sessions, refresh tokens and the audit of authentication', (
       [id],
     );
     expect(row.deleted_at).not.toBeNull();
+  });
+
+  it('refuses an access token once it expires, although it accepted that token before', async () => {
+    const claims = JSON.parse(Buffer.from(root.split('.')[1], 'base64url').toString());
+    delete claims.iat;
+    delete claims.exp;
+    const shortLived = t.app.get(JwtService).sign(claims, 2);
+    const { exp } = JSON.parse(Buffer.from(shortLived.split('.')[1], 'base64url').toString());
+    expect((await t.http().get('/sandboxes').set(as(shortLived))).status).toBe(200);
+    expect((await t.http().get('/sandboxes').set(as(shortLived))).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 20));
+    const late = await t.http().get('/sandboxes').set(as(shortLived));
+    expect(late.status).toBe(401);
+    expect(late.body.error.code).toBe('TOKEN_EXPIRED');
+    const forged = `${shortLived.slice(0, -4)}${shortLived.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    expect((await t.http().get('/sandboxes').set(as(forged))).body.error.code).toBe('INVALID_TOKEN');
   });
 
   it('writes login, failed login, logout and refresh-reuse events with address and user agent', async () => {

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError, FieldError } from '../errors/app-error';
+import { ValidatedQueries } from './validated-queries';
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
@@ -15,12 +16,14 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
 /** Query parameters that choose the tenant on any route; the tenancy middleware has consumed them. */
 const TENANT_QUERY_PARAMS = ['client', 'sandbox'];
 
-class AppValidationPipe extends ValidationPipe {
+export class AppValidationPipe extends ValidationPipe {
+  private readonly queries = new ValidatedQueries();
+
   override transform(value: unknown, metadata: ArgumentMetadata) {
     if (metadata.type === 'query' && value && typeof value === 'object') {
       const rest = { ...(value as Record<string, unknown>) };
       for (const key of TENANT_QUERY_PARAMS) delete rest[key];
-      return super.transform(rest, metadata);
+      return this.queries.validate(rest, metadata.metatype, (query) => super.transform(query, metadata));
     }
     return super.transform(value, metadata);
   }
