@@ -12,7 +12,7 @@ import { cpuSeconds } from './cpu-time';
 const ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 const SAMPLES = 60;
 const LOAD_S = Number(process.env.BENCH_AUDIT_LOAD_S ?? 3);
-const CONNECTIONS = 10;
+const CONNECTIONS = Number(process.env.BENCH_AUDIT_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 10);
 const TARGET_P95_MS = 50;
 const TYPES = [
