@@ -16,12 +16,11 @@ import { ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import globalSetup from '../test/support/global-setup';
-import globalTeardown from '../test/support/global-teardown';
 import { SmtpSink } from '../test/support/smtp-sink';
 import { Client } from 'pg';
 import { bootApp, provisionClient, TestApp } from '../test/support/test-app';
 import { databaseUrl } from '../test/support/test-env';
+import { withBenchRun } from './bench-env';
 
 const RATE = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 100);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 10);
@@ -197,8 +196,18 @@ async function statusCounts(database: string): Promise<Record<string, unknown>> 
   }
 }
 
-export async function main(): Promise<{ expected: number; received: number; lost: number; p99: number }> {
-  await globalSetup();
+type WebhooksResult = { expected: number; received: number; lost: number; p99: number };
+
+/** Inside `npm run bench` this shares the run's prefix, whose databases the run drops at its end. */
+export async function main(): Promise<WebhooksResult> {
+  let result: WebhooksResult | undefined;
+  await withBenchRun(async () => {
+    result = await run();
+  });
+  return result!;
+}
+
+async function run(): Promise<WebhooksResult> {
   const sink = await new SmtpSink().start();
   const receipts: Receipt[] = [];
   const receiver = await startReceiver(receipts);
@@ -308,7 +317,6 @@ export async function main(): Promise<{ expected: number; received: number; lost
     await new Promise((r) => receiver.close(r));
     receiver.closeAllConnections();
     await sink.stop();
-    await globalTeardown();
   }
 }
 
