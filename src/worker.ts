@@ -1,16 +1,28 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { createApp } from './app.factory';
-import { ConfigError } from './config/app-config';
+import { AppConfig, ConfigError } from './config/app-config';
+
+/** What a worker answers on its port; the API itself is served by the API processes. */
+const PROBE_PATHS = ['/management/health', '/metrics'];
+
+function probesOnly(req: Request, res: Response, next: NextFunction) {
+  if (PROBE_PATHS.some((path) => req.path === path || req.path.startsWith(`${path}/`))) return next();
+  res.status(404).json({
+    error: { status: 404, code: 'NOT_FOUND', message: 'A worker serves only health and metrics' },
+  });
+}
 
 /**
  * A queue worker: the same application with its Bull processors, serving only health and metrics
  * on WORKER_PORT (default 3001) for its probes.
  */
 async function main() {
-  const app = await createApp({ ...process.env, QUEUE_PROCESSORS_ENABLED: 'true' });
-  const port = Number(process.env.WORKER_PORT ?? 3001);
-  await app.listen(port);
+  const app = await createApp({ ...process.env, QUEUE_PROCESSORS_ENABLED: 'true', SWAGGER_ENABLED: 'false' });
+  app.use(probesOnly);
+  await app.listen(app.get(AppConfig).WORKER_PORT);
+  const { port } = app.getHttpServer().address() as { port: number };
   new Logger('Worker').log(`Worker running; probes on port ${port}`);
 }
 

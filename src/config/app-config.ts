@@ -29,6 +29,13 @@ export class AppConfig {
   @Max(65535)
   PORT = 3000;
 
+  /** Port of `npm run start:worker`, which answers only its health and metrics probes there. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  WORKER_PORT = 3001;
+
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/svc_master';
 

@@ -29,6 +29,8 @@ function compile(): Promise<void> {
   });
 }
 
+const workerPorts = new WeakMap<ChildProcess, number>();
+
 /** Starts `node dist/.../worker.js` and resolves once it is running. */
 function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, [WORKER], {
@@ -41,8 +43,10 @@ function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
     const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Worker running')) {
+      const running = /Worker running; probes on port (\d+)/.exec(output);
+      if (running) {
         clearTimeout(timer);
+        workerPorts.set(child, Number(running[1]));
         resolve(child);
       }
     };
@@ -151,5 +155,24 @@ describe('a delivery survives a killed worker', () => {
     );
     expect(done.attemptCount).toBe(1);
     expect(receiver.at('/flushed')).toHaveLength(1);
+  });
+
+  it('answers its health and metrics probes and nothing else on its port', async () => {
+    const worker = await startWorker(t.env);
+    workers.push(worker);
+    const base = `http://127.0.0.1:${workerPorts.get(worker)}`;
+    expect((await fetch(`${base}/management/health/liveness`)).status).toBe(200);
+    expect((await fetch(`${base}/management/health/readiness`)).status).toBe(200);
+    expect(await (await fetch(`${base}/metrics`)).text()).toContain('http_request_duration_seconds');
+    const login = await fetch(`${base}/auth/local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: 'admin@platform.test', password: 'whatever' }),
+    });
+    expect(login.status).toBe(404);
+    expect(((await login.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    for (const path of ['/api/units', '/api/docs-json', '/api/platform/clients', '/management/healthz']) {
+      expect((await fetch(`${base}${path}`)).status).toBe(404);
+    }
   });
 });
