@@ -75,6 +75,7 @@ export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnAp
       permissions,
       via: 'api_token',
       apiTokenId: record.id,
+      restricted: !record.isFullAccess,
     };
   }
 

@@ -36,6 +36,10 @@ export class AuthGuard implements CanActivate {
     if (rule?.platform && !store.client.isMaster)
       throw AppError.forbidden('Platform administration is only on the master database');
     if (rule?.minRole && !hasRank(principal.role, rule.minRole)) throw AppError.forbidden();
+    // A role-only rule (platform administration) grants by role, which a restricted token does not carry.
+    if (rule?.minRole && principal.restricted && !rule.permissions?.length) {
+      throw AppError.forbidden('This API token is limited to its listed permissions');
+    }
     for (const required of rule?.permissions ?? []) {
       if (!can(principal, required)) throw AppError.forbidden();
     }

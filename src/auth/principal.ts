@@ -11,4 +11,6 @@ export interface Principal {
   permissions: ReadonlySet<string>;
   via: 'jwt' | 'api_token';
   apiTokenId?: number;
+  /** An API token that is not full-access: only its listed permissions apply, never its creator's role. */
+  restricted?: boolean;
 }

@@ -97,6 +97,22 @@ describe('identity: API tokens', () => {
     expect((await t.http().delete('/api/admin/tokens/999999').set(as(admin))).status).toBe(404);
   });
 
+  it('keeps a limited token of a SUPER_ADMIN out of platform administration', async () => {
+    const limited = await createToken(
+      { name: 'Root reader', isFullAccess: false, permissions: [{ resourceName: 'units', canRead: true }] },
+      root,
+    );
+    const full = await createToken({ name: 'Root full', isFullAccess: true }, root);
+    expect([limited.status, full.status]).toEqual([201, 201]);
+    const clients = (token: string) => t.http().get('/api/platform/clients').set(as(token));
+    expect((await t.http().get('/api/units').set(as(limited.body.data.token))).status).toBe(200);
+    const refused = await clients(limited.body.data.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('FORBIDDEN');
+    expect((await clients(full.body.data.token)).status).toBe(200);
+    expect((await clients(root)).status).toBe(200);
+  });
+
   it('answers 401 for an expired or unknown token', async () => {
     const created = await createToken({
       name: 'Short-lived',
