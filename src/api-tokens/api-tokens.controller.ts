@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -11,6 +11,7 @@ import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ApiTokensService } from './api-tokens.service';
 import { ApiTokenListDto, CreateApiTokenDto, CreatedApiTokenEnvelopeDto } from './dto/api-token.dto';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 @ApiTags('Administration: API tokens')
 @Controller('api/admin/tokens')
@@ -18,7 +19,7 @@ export class ApiTokensController {
   constructor(private readonly tokens: ApiTokensService) {}
 
   @Post()
-  @Authenticated({ permissions: ['api_tokens:create'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['api_tokens:create'] })
   @ApiOperation({ summary: 'Create an API token; its svc_ value is shown only in this answer' })
   @ApiCreatedResponse({ type: CreatedApiTokenEnvelopeDto })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateApiTokenDto) {
@@ -26,7 +27,7 @@ export class ApiTokensController {
   }
 
   @Get()
-  @Authenticated({ permissions: ['api_tokens:read'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['api_tokens:read'] })
   @ApiOperation({ summary: 'List the API tokens of the client (values are never shown)' })
   @ApiOkResponse({ type: ApiTokenListDto })
   list() {
@@ -35,11 +36,11 @@ export class ApiTokensController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Authenticated({ permissions: ['api_tokens:delete'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['api_tokens:delete'] })
   @ApiOperation({ summary: 'Revoke an API token; it answers 401 from now on' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse()
-  revoke(@Param('id', ParseIntPipe) id: number) {
+  revoke(@Param('id', IdParam) id: number) {
     return this.tokens.revoke(id);
   }
 }

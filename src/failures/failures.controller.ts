@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiCreatedResponse,
@@ -29,6 +18,7 @@ import {
   FailureQueryDto,
 } from './dto/failure.dto';
 import { FailuresService } from './failures.service';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 @ApiTags('Assets: failures')
 @Controller('api/failures')
@@ -48,7 +38,7 @@ export class FailuresController {
   @ApiOperation({ summary: 'Get a failure' })
   @ApiOkResponse({ type: FailureEnvelopeDto })
   @ApiNotFoundResponse()
-  get(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  get(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.failures.get(principal, id);
   }
 
@@ -68,7 +58,7 @@ export class FailuresController {
   @ApiNotFoundResponse()
   update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseIntPipe) id: number,
+    @Param('id', IdParam) id: number,
     @Body() dto: UpdateFailureDto,
   ) {
     return this.failures.update(principal, id, dto);
@@ -80,7 +70,7 @@ export class FailuresController {
   @ApiOperation({ summary: 'Delete a failure' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse()
-  remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  remove(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.failures.remove(principal, id);
   }
 }

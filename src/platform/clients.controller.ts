@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiConflictResponse,
@@ -22,6 +11,7 @@ import { Authenticated } from '../auth/auth.decorators';
 import { PageQueryDto } from '../common/pagination/pagination';
 import { ClientsService } from './clients.service';
 import { ClientEnvelopeDto, CreateClientDto, MigrationStatusDto, UpdateClientDto } from './dto/client.dto';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 /** Platform administration: SUPER_ADMIN on the master database. `/admin/clients` is an alias. */
 @ApiTags('Platform administration')
@@ -68,21 +58,21 @@ export class ClientsController {
   @ApiOperation({ summary: 'Get a client' })
   @ApiOkResponse({ type: ClientEnvelopeDto })
   @ApiNotFoundResponse()
-  get(@Param('id', ParseIntPipe) id: number) {
+  get(@Param('id', IdParam) id: number) {
     return this.clients.get(id);
   }
 
   @Put(':id')
   @ApiOperation({ summary: 'Update a client (only the fields given)' })
   @ApiOkResponse({ type: ClientEnvelopeDto })
-  update(@Param('id', ParseIntPipe) id: number, @Body() dto: UpdateClientDto) {
+  update(@Param('id', IdParam) id: number, @Body() dto: UpdateClientDto) {
     return this.clients.update(id, dto);
   }
 
   @Delete(':id')
   @ApiOperation({ summary: 'Soft delete (status DELETED); the database is kept' })
   @ApiOkResponse({ type: ClientEnvelopeDto })
-  remove(@Param('id', ParseIntPipe) id: number) {
+  remove(@Param('id', IdParam) id: number) {
     return this.clients.remove(id);
   }
 
@@ -91,7 +81,7 @@ export class ClientsController {
   @ApiOperation({ summary: 'Start asynchronous provisioning (PENDING → PROVISIONING → ACTIVE)' })
   @ApiAcceptedResponse({ type: ClientEnvelopeDto })
   @ApiConflictResponse({ description: 'Client is not PENDING' })
-  provision(@Param('id', ParseIntPipe) id: number) {
+  provision(@Param('id', IdParam) id: number) {
     return this.clients.provision(id);
   }
 
@@ -99,7 +89,7 @@ export class ClientsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Suspend: every call of the client is refused' })
   @ApiOkResponse({ type: ClientEnvelopeDto })
-  suspend(@Param('id', ParseIntPipe) id: number) {
+  suspend(@Param('id', IdParam) id: number) {
     return this.clients.suspend(id);
   }
 
@@ -107,14 +97,14 @@ export class ClientsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Reactivate a suspended client' })
   @ApiOkResponse({ type: ClientEnvelopeDto })
-  activate(@Param('id', ParseIntPipe) id: number) {
+  activate(@Param('id', IdParam) id: number) {
     return this.clients.activate(id);
   }
 
   @Post(':id/migrate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Run pending migrations on one client database (and its sandboxes)' })
-  migrateOne(@Param('id', ParseIntPipe) id: number) {
+  migrateOne(@Param('id', IdParam) id: number) {
     return this.clients.migrateOne(id);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiNoContentResponse,
   ApiNotFoundResponse,
@@ -18,6 +18,7 @@ import {
 } from './dto/sso-flow.dto';
 import { LinkedAccountsService } from './flow/linked-accounts.service';
 import { SsoFlowService } from './flow/sso-flow.service';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 const userOnly = (principal: Principal) => {
   if (principal.via !== 'jwt') throw AppError.forbidden('Linking SSO accounts needs a user session');
@@ -57,7 +58,7 @@ export class LinkedAccountsController {
   @ApiOperation({ summary: 'Unlink the caller’s account at a provider' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse()
-  unlink(@CurrentPrincipal() principal: Principal, @Param('providerId', ParseIntPipe) providerId: number) {
+  unlink(@CurrentPrincipal() principal: Principal, @Param('providerId', IdParam) providerId: number) {
     return this.linked.unlink(userOnly(principal), providerId);
   }
 

@@ -1,16 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Header,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Post,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -42,6 +30,7 @@ import { SamlFlowService } from './saml/saml-flow.service';
 import { SpKeys } from './saml/sp-keys';
 import { spMetadataXml } from './saml/sp-metadata';
 import { SsoUrls } from './sso-urls';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 /** Sends a flow's outcome: JSON, or a 302 to the allow-listed redirect. */
 export function answer(res: Response, outcome: SsoOutcome) {
@@ -92,7 +81,7 @@ export class SsoController {
   @ApiBadRequestResponse({ description: 'INVALID_STATE' })
   @ApiForbiddenResponse({ description: 'SSO_USER_NOT_PROVISIONED, SSO_DOMAIN_NOT_ALLOWED, ...' })
   async callback(
-    @Param('providerId', ParseIntPipe) providerId: number,
+    @Param('providerId', IdParam) providerId: number,
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) res: Response,
   ) {

@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -22,6 +11,7 @@ import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { CreateUnitDto, UnitEnvelopeDto, UnitQueryDto, UpdateUnitDto } from './dto/unit.dto';
 import { UnitsService } from './units.service';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 @ApiTags('Assets: units')
 @Controller('api/units')
@@ -40,7 +30,7 @@ export class UnitsController {
   @ApiOperation({ summary: 'Get a unit' })
   @ApiOkResponse({ type: UnitEnvelopeDto })
   @ApiNotFoundResponse()
-  get(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  get(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.units.get(principal, id);
   }
 
@@ -58,7 +48,7 @@ export class UnitsController {
   @ApiOkResponse({ type: UnitEnvelopeDto })
   update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseIntPipe) id: number,
+    @Param('id', IdParam) id: number,
     @Body() dto: UpdateUnitDto,
   ) {
     return this.units.update(principal, id, dto);
@@ -69,7 +59,7 @@ export class UnitsController {
   @Authenticated({ permissions: ['units:delete'] })
   @ApiOperation({ summary: 'Delete a unit' })
   @ApiNoContentResponse()
-  remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  remove(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.units.remove(principal, id);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -11,6 +11,7 @@ import {
 import { Authenticated } from '../auth/auth.decorators';
 import { CompaniesService } from './companies.service';
 import { CompanyEnvelopeDto, CompanyInputDto, CompanyListDto } from './dto/company.dto';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 @ApiTags('Administration: companies')
 @Controller('api/admin/companies')
@@ -30,7 +31,7 @@ export class CompaniesController {
   @ApiOperation({ summary: 'Get a company' })
   @ApiOkResponse({ type: CompanyEnvelopeDto })
   @ApiNotFoundResponse()
-  get(@Param('id', ParseIntPipe) id: number) {
+  get(@Param('id', IdParam) id: number) {
     return this.companies.get(id);
   }
 
@@ -46,7 +47,7 @@ export class CompaniesController {
   @Authenticated({ permissions: ['companies:update'] })
   @ApiOperation({ summary: 'Rename a company' })
   @ApiOkResponse({ type: CompanyEnvelopeDto })
-  update(@Param('id', ParseIntPipe) id: number, @Body() dto: CompanyInputDto) {
+  update(@Param('id', IdParam) id: number, @Body() dto: CompanyInputDto) {
     return this.companies.update(id, dto);
   }
 
@@ -56,7 +57,7 @@ export class CompaniesController {
   @ApiOperation({ summary: 'Delete a company that has no users' })
   @ApiNoContentResponse()
   @ApiConflictResponse({ description: 'The company still has users' })
-  remove(@Param('id', ParseIntPipe) id: number) {
+  remove(@Param('id', IdParam) id: number) {
     return this.companies.remove(id);
   }
 }

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Put } from '@nestjs/common';
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { RoleEnvelopeDto, RoleListDto, UpdateRoleDto } from './dto/role.dto';
 import { RolesService } from './roles.service';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 @ApiTags('Administration: roles')
 @Controller('api/admin/roles')
@@ -23,7 +24,7 @@ export class RolesController {
   @ApiOperation({ summary: 'Get a role' })
   @ApiOkResponse({ type: RoleEnvelopeDto })
   @ApiNotFoundResponse()
-  get(@Param('id', ParseIntPipe) id: number) {
+  get(@Param('id', IdParam) id: number) {
     return this.roles.get(id);
   }
 
@@ -33,7 +34,7 @@ export class RolesController {
   @ApiOkResponse({ type: RoleEnvelopeDto })
   update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseIntPipe) id: number,
+    @Param('id', IdParam) id: number,
     @Body() dto: UpdateRoleDto,
   ) {
     return this.roles.update(principal, id, dto);

@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -32,6 +21,7 @@ import {
 } from './dto/user.dto';
 import { UserAccessService } from './user-access.service';
 import { UsersAdminService } from './users-admin.service';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 @ApiTags('Administration: users')
 @Controller('api/admin/users')
@@ -54,7 +44,7 @@ export class UsersAdminController {
   @ApiOperation({ summary: 'Get a user' })
   @ApiOkResponse({ type: UserEnvelopeDto })
   @ApiNotFoundResponse()
-  get(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  get(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.users.get(principal, id);
   }
 
@@ -75,7 +65,7 @@ export class UsersAdminController {
   @ApiOkResponse({ type: UserEnvelopeDto })
   update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseIntPipe) id: number,
+    @Param('id', IdParam) id: number,
     @Body() dto: UpdateUserDto,
   ) {
     return this.users.update(principal, id, dto);
@@ -86,7 +76,7 @@ export class UsersAdminController {
   @Authenticated({ permissions: ['users:delete'] })
   @ApiOperation({ summary: 'Soft-delete a user (deleted_at) and end their sessions' })
   @ApiNoContentResponse()
-  remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  remove(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.users.remove(principal, id);
   }
 
@@ -95,7 +85,7 @@ export class UsersAdminController {
   @Authenticated({ permissions: ['users:update'] })
   @ApiOperation({ summary: 'Block a user: every credential of theirs stops working' })
   @ApiOkResponse({ type: UserEnvelopeDto })
-  block(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  block(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.access.setBlocked(principal, id, true);
   }
 
@@ -104,7 +94,7 @@ export class UsersAdminController {
   @Authenticated({ permissions: ['users:update'] })
   @ApiOperation({ summary: 'Unblock a user' })
   @ApiOkResponse({ type: UserEnvelopeDto })
-  unblock(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  unblock(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.access.setBlocked(principal, id, false);
   }
 
@@ -113,7 +103,7 @@ export class UsersAdminController {
   @Authenticated({ permissions: ['users:update'] })
   @ApiOperation({ summary: 'End a lock after failed logins and reset the failure count' })
   @ApiOkResponse({ type: UserEnvelopeDto })
-  unlock(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  unlock(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.access.unlock(principal, id);
   }
 
@@ -123,7 +113,7 @@ export class UsersAdminController {
   @ApiOkResponse({ type: UserEnvelopeDto })
   assignRole(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseIntPipe) id: number,
+    @Param('id', IdParam) id: number,
     @Body() dto: AssignRoleDto,
   ) {
     return this.access.assignRole(principal, id, dto.roleId);
@@ -135,7 +125,7 @@ export class UsersAdminController {
   @ApiOkResponse({ type: UserSandboxesDto })
   grantSandboxes(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseIntPipe) id: number,
+    @Param('id', IdParam) id: number,
     @Body() dto: GrantSandboxesDto,
   ) {
     return this.access.grantSandboxes(principal, id, dto.sandboxIds);

@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -35,6 +24,7 @@ import {
   WebhookListDto,
 } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 /** Webhook administration (ADMIN only through the webhooks:* permissions). Fixed paths come first. */
 @ApiTags('Admin: webhooks')
@@ -46,7 +36,7 @@ export class WebhooksController {
   ) {}
 
   @Get('event-types')
-  @Authenticated({ permissions: ['webhooks:read'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:read'] })
   @ApiOperation({ summary: 'List the event types a webhook can subscribe to' })
   @ApiOkResponse({ type: EventTypeListDto })
   eventTypes() {
@@ -54,35 +44,35 @@ export class WebhooksController {
   }
 
   @Get('company/:id')
-  @Authenticated({ permissions: ['webhooks:read'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:read'] })
   @ApiOperation({ summary: 'List the webhooks of a company' })
   @ApiOkResponse({ type: WebhookListDto })
-  listForCompany(@Param('id', ParseIntPipe) id: number) {
+  listForCompany(@Param('id', IdParam) id: number) {
     return this.webhooks.listForCompany(id);
   }
 
   @Get('deliveries/:id')
-  @Authenticated({ permissions: ['webhooks:read'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:read'] })
   @ApiOperation({ summary: 'Get one delivery' })
   @ApiOkResponse({ type: DeliveryEnvelopeDto })
   @ApiNotFoundResponse()
-  delivery(@Param('id', ParseIntPipe) id: number) {
+  delivery(@Param('id', IdParam) id: number) {
     return this.deliveries.get(id);
   }
 
   @Post('deliveries/:id/retry')
   @HttpCode(202)
-  @Authenticated({ permissions: ['webhooks:update'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
   @ApiOperation({ summary: 'Retry a FAILED delivery (one more attempt, queued now)' })
   @ApiAcceptedResponse({ type: DeliveryEnvelopeDto })
   @ApiConflictResponse({ description: 'The delivery is not FAILED' })
   @ApiNotFoundResponse()
-  retry(@Param('id', ParseIntPipe) id: number) {
+  retry(@Param('id', IdParam) id: number) {
     return this.deliveries.retry(id);
   }
 
   @Post()
-  @Authenticated({ permissions: ['webhooks:create'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:create'] })
   @ApiOperation({ summary: 'Create a webhook; the answer carries its secret, shown only this once' })
   @ApiCreatedResponse({ type: CreatedWebhookEnvelopeDto })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (limits, unknown events, refused target)' })
@@ -91,74 +81,74 @@ export class WebhooksController {
   }
 
   @Get(':id')
-  @Authenticated({ permissions: ['webhooks:read'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:read'] })
   @ApiOperation({ summary: 'Get a webhook' })
   @ApiOkResponse({ type: WebhookEnvelopeDto })
   @ApiNotFoundResponse()
-  get(@Param('id', ParseIntPipe) id: number) {
+  get(@Param('id', IdParam) id: number) {
     return this.webhooks.get(id);
   }
 
   @Put(':id')
-  @Authenticated({ permissions: ['webhooks:update'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
   @ApiOperation({ summary: 'Update the given fields of a webhook' })
   @ApiOkResponse({ type: WebhookEnvelopeDto })
   @ApiNotFoundResponse()
-  update(@Param('id', ParseIntPipe) id: number, @Body() dto: UpdateWebhookDto) {
+  update(@Param('id', IdParam) id: number, @Body() dto: UpdateWebhookDto) {
     return this.webhooks.update(id, dto);
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @Authenticated({ permissions: ['webhooks:delete'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:delete'] })
   @ApiOperation({ summary: 'Delete a webhook and its delivery history' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse()
-  remove(@Param('id', ParseIntPipe) id: number) {
+  remove(@Param('id', IdParam) id: number) {
     return this.webhooks.remove(id);
   }
 
   @Post(':id/enable')
   @HttpCode(200)
-  @Authenticated({ permissions: ['webhooks:update'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
   @ApiOperation({ summary: 'Enable a webhook and reset its failure counter' })
   @ApiOkResponse({ type: WebhookEnvelopeDto })
-  enable(@Param('id', ParseIntPipe) id: number) {
+  enable(@Param('id', IdParam) id: number) {
     return this.webhooks.setActive(id, true);
   }
 
   @Post(':id/disable')
   @HttpCode(200)
-  @Authenticated({ permissions: ['webhooks:update'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
   @ApiOperation({ summary: 'Disable a webhook' })
   @ApiOkResponse({ type: WebhookEnvelopeDto })
-  disable(@Param('id', ParseIntPipe) id: number) {
+  disable(@Param('id', IdParam) id: number) {
     return this.webhooks.setActive(id, false);
   }
 
   @Post(':id/regenerate-secret')
   @HttpCode(200)
-  @Authenticated({ permissions: ['webhooks:update'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
   @ApiOperation({ summary: 'Replace the secret; the answer carries the new one, shown only this once' })
   @ApiOkResponse({ type: RegeneratedSecretEnvelopeDto })
-  regenerateSecret(@Param('id', ParseIntPipe) id: number) {
+  regenerateSecret(@Param('id', IdParam) id: number) {
     return this.webhooks.regenerateSecret(id);
   }
 
   @Post(':id/test')
   @HttpCode(200)
-  @Authenticated({ permissions: ['webhooks:update'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
   @ApiOperation({ summary: 'Send a test ping (event webhook.ping) now and answer its delivery record' })
   @ApiOkResponse({ type: DeliveryEnvelopeDto })
-  test(@Param('id', ParseIntPipe) id: number) {
+  test(@Param('id', IdParam) id: number) {
     return this.deliveries.ping(id);
   }
 
   @Get(':id/deliveries')
-  @Authenticated({ permissions: ['webhooks:read'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:read'] })
   @ApiOperation({ summary: 'Delivery history of a webhook, newest first' })
   @ApiOkResponse({ type: DeliveryListDto })
-  list(@Param('id', ParseIntPipe) id: number, @Query() query: DeliveryQueryDto) {
+  list(@Param('id', IdParam) id: number, @Query() query: DeliveryQueryDto) {
     return this.deliveries.list(id, query.limit);
   }
 }

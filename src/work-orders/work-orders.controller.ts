@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiCreatedResponse,
@@ -29,6 +18,7 @@ import {
   WorkOrderQueryDto,
 } from './dto/work-order.dto';
 import { WorkOrdersService } from './work-orders.service';
+import { IdParam } from '../common/validation/id-param.pipe';
 
 @ApiTags('Assets: work orders')
 @Controller('api/work-orders')
@@ -48,7 +38,7 @@ export class WorkOrdersController {
   @ApiOperation({ summary: 'Get a work order' })
   @ApiOkResponse({ type: WorkOrderEnvelopeDto })
   @ApiNotFoundResponse()
-  get(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  get(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.orders.get(principal, id);
   }
 
@@ -68,7 +58,7 @@ export class WorkOrdersController {
   @ApiNotFoundResponse()
   update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseIntPipe) id: number,
+    @Param('id', IdParam) id: number,
     @Body() dto: UpdateWorkOrderDto,
   ) {
     return this.orders.update(principal, id, dto);
@@ -80,7 +70,7 @@ export class WorkOrdersController {
   @ApiOperation({ summary: 'Delete a work order' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse()
-  remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseIntPipe) id: number) {
+  remove(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.orders.remove(principal, id);
   }
 }

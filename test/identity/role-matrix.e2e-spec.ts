@@ -260,6 +260,40 @@ describe('identity: permission matrix of user administration', () => {
     expect((await t.http().get('/api/units').set(as(tokens.VIEWER))).status).toBe(200);
   });
 
+  it('keeps webhooks, identity providers and API tokens to ADMIN even when a lower role holds the permission', async () => {
+    const role = await t.http().get(`/api/admin/roles/${viewerRoleId}`).set(as(tokens.ADMIN));
+    const before: string[] = role.body.data.permissions;
+    const granted = ['webhooks:read', 'identity_providers:read', 'api_tokens:read'];
+    const grant = await t
+      .http()
+      .put(`/api/admin/roles/${viewerRoleId}`)
+      .set(as(tokens.SUPER_ADMIN))
+      .send({ permissions: [...before, ...granted] });
+    expect(grant.status).toBe(200);
+    for (const path of [
+      '/api/admin/webhooks/event-types',
+      '/api/admin/identity-providers',
+      '/api/admin/tokens',
+    ]) {
+      expect([path, (await t.http().get(path).set(as(tokens.VIEWER))).status]).toEqual([path, 403]);
+      expect([path, (await t.http().get(path).set(as(tokens.ADMIN))).status]).toEqual([path, 200]);
+    }
+    await t
+      .http()
+      .put(`/api/admin/roles/${viewerRoleId}`)
+      .set(as(tokens.SUPER_ADMIN))
+      .send({ permissions: before })
+      .expect(200);
+  });
+
+  it('answers a malformed path id with 400 VALIDATION_ERROR naming the parameter', async () => {
+    for (const path of ['/api/units/abc', '/api/admin/users/0', '/api/admin/webhooks/1.5']) {
+      const res = await t.http().get(path).set(as(tokens.ADMIN));
+      expect([path, res.status, res.body.error.code]).toEqual([path, 400, 'VALIDATION_ERROR']);
+      expect(res.body.error.details).toEqual([{ field: 'id', message: 'id must be a positive integer' }]);
+    }
+  });
+
   it('scopes reads below ADMIN to the own company', async () => {
     const company = await t
       .http()

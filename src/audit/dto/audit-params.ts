@@ -5,16 +5,6 @@ import { AUDIT_ACTIONS, AuditAction } from '../entities/audit-log.entity';
 
 const invalid = (field: string, message: string) => AppError.validation([{ field, message }]);
 
-/** A path id: a positive integer, else 400 VALIDATION_ERROR naming the parameter. */
-export class PositiveIntParam implements PipeTransform<string, number> {
-  constructor(private readonly field: string) {}
-  transform(value: string): number {
-    if (!/^\d{1,15}$/.test(value) || Number(value) < 1)
-      throw invalid(this.field, `${this.field} must be a positive integer`);
-    return Number(value);
-  }
-}
-
 export const ENTITY_TYPE = /^[A-Za-z][A-Za-z0-9_.:-]{0,99}$/;
 
 export class EntityTypeParam implements PipeTransform<string, string> {

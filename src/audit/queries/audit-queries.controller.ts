@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../../auth/auth.decorators';
 import { AuditPageEnvelopeDto, AuditTrailEnvelopeDto } from '../dto/audit-entry.dto';
-import { ActionParam, EntityTypeParam, IpParam, PositiveIntParam } from '../dto/audit-params';
+import { ActionParam, EntityTypeParam, IpParam } from '../dto/audit-params';
 import {
   AuditPageDto,
   AuditRangeQueryDto,
@@ -13,6 +13,7 @@ import {
 import { AUDIT_ACTIONS, AuditAction } from '../entities/audit-log.entity';
 import { parseRange } from './audit-dates';
 import { AuditQueryService } from './audit-query.service';
+import { IdParam } from '../../common/validation/id-param.pipe';
 
 const MANAGER_UP = { permissions: ['audit_logs:read' as const], minRole: 'MANAGER' as const };
 const ADMIN_ONLY = { permissions: ['audit_logs:read' as const], minRole: 'ADMIN' as const };
@@ -32,7 +33,7 @@ export class AuditQueriesController {
   @ApiOkResponse({ type: AuditTrailEnvelopeDto })
   entity(
     @Param('entityType', new EntityTypeParam()) entityType: string,
-    @Param('entityId', new PositiveIntParam('entityId')) entityId: number,
+    @Param('entityId', IdParam) entityId: number,
     @Query() query: AuditPageDto,
   ) {
     return this.audit.trail(entityType, entityId, query.page, query.size);
@@ -43,7 +44,7 @@ export class AuditQueriesController {
   @ApiOperation({ summary: 'Entries made by one user (ADMIN or MANAGER)' })
   @ApiParam({ name: 'userId', example: 3 })
   @ApiOkResponse({ type: AuditPageEnvelopeDto })
-  user(@Param('userId', new PositiveIntParam('userId')) userId: number, @Query() query: AuditRangeQueryDto) {
+  user(@Param('userId', IdParam) userId: number, @Query() query: AuditRangeQueryDto) {
     return this.audit.list(
       { userId, range: parseRange(query.startDate, query.endDate) },
       query.page,

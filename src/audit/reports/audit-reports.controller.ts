@@ -8,7 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Authenticated } from '../../auth/auth.decorators';
-import { EntityTypeParam, PositiveIntParam } from '../dto/audit-params';
+import { EntityTypeParam } from '../dto/audit-params';
 import { ReportPeriodDto } from '../dto/audit-query.dto';
 import {
   ComplianceSummaryEnvelopeDto,
@@ -20,6 +20,7 @@ import { ComplianceSummaryService } from './compliance-summary.service';
 import { EntityAccessService } from './entity-access.service';
 import { RetentionReportService } from './retention-report.service';
 import { UserActivityService } from './user-activity.service';
+import { IdParam } from '../../common/validation/id-param.pipe';
 
 /** The four compliance reports of platform.md section 4. */
 @ApiTags('Audit and compliance')
@@ -47,10 +48,7 @@ export class AuditReportsController {
   @ApiParam({ name: 'userId', example: 3 })
   @ApiOkResponse({ type: UserActivityEnvelopeDto })
   @ApiNotFoundResponse({ description: 'No such user and no entries' })
-  userActivity(
-    @Param('userId', new PositiveIntParam('userId')) userId: number,
-    @Query() query: ReportPeriodDto,
-  ) {
+  userActivity(@Param('userId', IdParam) userId: number, @Query() query: ReportPeriodDto) {
     return this.activity.report(userId, query.startDate, query.endDate);
   }
 
@@ -62,7 +60,7 @@ export class AuditReportsController {
   @ApiOkResponse({ type: EntityAccessEnvelopeDto })
   entityAccess(
     @Param('entityType', new EntityTypeParam()) entityType: string,
-    @Param('entityId', new PositiveIntParam('entityId')) entityId: number,
+    @Param('entityId', IdParam) entityId: number,
   ) {
     return this.access.report(entityType, entityId);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
   ApiCreatedResponse,
@@ -21,6 +21,7 @@ import {
 } from '../dto/identity-provider.dto';
 import { IdentityProvidersService } from './identity-providers.service';
 import { PRESETS } from './presets';
+import { IdParam } from '../../common/validation/id-param.pipe';
 
 @ApiTags('Identity providers (admin)')
 @Controller('api/admin/identity-providers')
@@ -28,7 +29,7 @@ export class IdentityProvidersController {
   constructor(private readonly providers: IdentityProvidersService) {}
 
   @Get()
-  @Authenticated({ permissions: ['identity_providers:read'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:read'] })
   @ApiOperation({ summary: 'List the identity providers of the client' })
   @ApiOkResponse({ type: IdentityProviderListDto })
   list() {
@@ -36,7 +37,7 @@ export class IdentityProvidersController {
   }
 
   @Get('presets')
-  @Authenticated({ permissions: ['identity_providers:read'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:read'] })
   @ApiOperation({ summary: 'Preset templates for well-known providers' })
   @ApiOkResponse({ type: PresetListDto })
   presets() {
@@ -45,7 +46,7 @@ export class IdentityProvidersController {
 
   @Post('discover')
   @HttpCode(200)
-  @Authenticated({ permissions: ['identity_providers:create'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:create'] })
   @ApiOperation({ summary: 'OIDC discovery: fetch the endpoints of a discovery document' })
   @ApiOkResponse({ type: DiscoveryEnvelopeDto })
   @ApiBadGatewayResponse({ description: 'The document could not be fetched or read' })
@@ -54,16 +55,16 @@ export class IdentityProvidersController {
   }
 
   @Get(':id')
-  @Authenticated({ permissions: ['identity_providers:read'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:read'] })
   @ApiOperation({ summary: 'Get an identity provider' })
   @ApiOkResponse({ type: IdentityProviderEnvelopeDto })
   @ApiNotFoundResponse()
-  get(@Param('id', ParseIntPipe) id: number) {
+  get(@Param('id', IdParam) id: number) {
     return this.providers.get(id);
   }
 
   @Post()
-  @Authenticated({ permissions: ['identity_providers:create'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:create'] })
   @ApiOperation({ summary: 'Create an identity provider (OIDC, OAUTH2 or SAML)' })
   @ApiCreatedResponse({ type: IdentityProviderEnvelopeDto })
   create(@Body() dto: CreateIdentityProviderDto) {
@@ -71,31 +72,31 @@ export class IdentityProvidersController {
   }
 
   @Put(':id')
-  @Authenticated({ permissions: ['identity_providers:update'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:update'] })
   @ApiOperation({ summary: 'Update the given fields of an identity provider' })
   @ApiOkResponse({ type: IdentityProviderEnvelopeDto })
   @ApiNotFoundResponse()
-  update(@Param('id', ParseIntPipe) id: number, @Body() dto: UpdateIdentityProviderDto) {
+  update(@Param('id', IdParam) id: number, @Body() dto: UpdateIdentityProviderDto) {
     return this.providers.update(id, dto);
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @Authenticated({ permissions: ['identity_providers:delete'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:delete'] })
   @ApiOperation({ summary: 'Delete an identity provider and its linked identities' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse()
-  remove(@Param('id', ParseIntPipe) id: number) {
+  remove(@Param('id', IdParam) id: number) {
     return this.providers.remove(id);
   }
 
   @Post(':id/test')
   @HttpCode(200)
-  @Authenticated({ permissions: ['identity_providers:update'] })
+  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:update'] })
   @ApiOperation({ summary: 'Test the connection to an identity provider' })
   @ApiOkResponse({ type: TestResultEnvelopeDto })
   @ApiNotFoundResponse()
-  test(@Param('id', ParseIntPipe) id: number) {
+  test(@Param('id', IdParam) id: number) {
     return this.providers.test(id);
   }
 }
