@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { DataSource, In, Not, Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
@@ -13,9 +13,15 @@ import { toClientView } from './client.view';
 import { CreateClientDto, UpdateClientDto } from './dto/client.dto';
 import { Client, ClientStatus } from './entities/client.entity';
 import { PROVISIONING_QUEUE, ProvisionJob } from './provisioning.queue';
+import { publicFailure } from './public-failure';
+
+/** Clients whose database exists: they are migrated, and reported by migration status. */
+const MIGRATABLE: ClientStatus[] = ['ACTIVE', 'SUSPENDED'];
 
 @Injectable()
 export class ClientsService {
+  private readonly logger = new Logger(ClientsService.name);
+
   private readonly clients: Repository<Client>;
 
   constructor(
@@ -95,7 +101,17 @@ export class ClientsService {
   async provision(id: number) {
     const client = await this.find(id);
     await this.transition(client, ['PENDING'], 'PROVISIONING');
-    await this.queue.add({ clientId: id }, { attempts: 1, removeOnComplete: 100, removeOnFail: 100 });
+    try {
+      await this.queue.add({ clientId: id }, { attempts: 1, removeOnComplete: 100, removeOnFail: 100 });
+    } catch (err) {
+      // Back to PENDING, or the client would stay PROVISIONING with no job to finish it.
+      this.logger.error(
+        `Queueing the provisioning of ${client.identifier} failed: ${(err as Error).message}`,
+      );
+      await this.clients.update(id, { status: 'PENDING', lastError: 'Could not queue the provisioning job' });
+      await this.registry.changed();
+      throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The job queue is unavailable; try again');
+    }
     return { data: toClientView(await this.find(id)) };
   }
 
@@ -114,11 +130,13 @@ export class ClientsService {
 
   async migrateAll() {
     const results: Record<string, { migrationsRun: string[]; error?: string }> = {};
-    for (const client of await this.clients.find({ where: { status: 'ACTIVE' }, order: { id: 'ASC' } })) {
+    const clients = await this.clients.find({ where: { status: In(MIGRATABLE) }, order: { id: 'ASC' } });
+    for (const client of clients) {
       try {
         results[client.identifier] = { migrationsRun: await this.databases.migrate(client) };
       } catch (err) {
-        results[client.identifier] = { migrationsRun: [], error: (err as Error).message };
+        this.logger.error(`Migrating ${client.identifier} failed: ${(err as Error).message}`);
+        results[client.identifier] = { migrationsRun: [], error: publicFailure(err) };
       }
     }
     return { data: results };
@@ -126,7 +144,7 @@ export class ClientsService {
 
   async migrateOne(id: number) {
     const client = await this.find(id);
-    if (client.status !== 'ACTIVE' && client.status !== 'SUSPENDED') {
+    if (!MIGRATABLE.includes(client.status)) {
       throw AppError.conflict(`Client is ${client.status}; only provisioned clients can be migrated`);
     }
     const migrationsRun = await this.databases.migrate(client);
@@ -138,7 +156,7 @@ export class ClientsService {
   async migrationStatus() {
     const data: Record<string, MigrationReport> = {};
     const clients = await this.clients.find({
-      where: { status: In(['ACTIVE', 'SUSPENDED']) },
+      where: { status: In(MIGRATABLE) },
       order: { id: 'ASC' },
     });
     for (const client of clients) data[client.identifier] = await this.databases.status(client);

@@ -18,6 +18,7 @@ import { AppConfig } from '../config/app-config';
 import { ClientDatabases } from './client-databases.service';
 import { Client } from './entities/client.entity';
 import { PROVISIONING_QUEUE, ProvisionJob } from './provisioning.queue';
+import { publicFailure } from './public-failure';
 
 /**
  * Creates the client's database and login role, migrates it, seeds roles and a company, creates the
@@ -69,7 +70,7 @@ export class ProvisioningProcessor {
       this.logger.error(`Provisioning ${client.identifier} failed: ${(err as Error).message}`);
       await clients.update(client.id, {
         status: 'PENDING',
-        lastError: (err as Error).message.slice(0, 2000),
+        lastError: publicFailure(err),
       });
       await this.registry.changed();
     }
