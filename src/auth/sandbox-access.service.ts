@@ -9,7 +9,7 @@ import { hasRank } from './roles';
 export class SandboxAccess {
   constructor(private readonly dataSources: TenantDataSources) {}
 
-  async allowed(principal: Principal, schema: string): Promise<boolean> {
+  async allowed(principal: Pick<Principal, 'userId' | 'role'>, schema: string): Promise<boolean> {
     if (hasRank(principal.role, 'ADMIN')) return true;
     const dataSource = await this.dataSources.forClient(tenantContext.get().client);
     const rows = await dataSource.query(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Sandbox } from '../sandboxes/entities/sandbox.entity';
@@ -7,6 +8,8 @@ import { TenantDatabase } from '../tenancy/tenant-database';
 import { User } from '../users/entities/user.entity';
 import { AuthSettings } from './auth.settings';
 import { JwtService } from './jwt.service';
+import type { RoleType } from './roles';
+import { SandboxAccess } from './sandbox-access.service';
 import { randomToken, sha256 } from './token-hash';
 
 export interface SandboxSummary {
@@ -47,10 +50,12 @@ export class SessionService {
     private readonly jwt: JwtService,
     private readonly db: TenantDatabase,
     private readonly settings: AuthSettings,
+    private readonly sandboxAccess: SandboxAccess,
   ) {}
 
   /** `user` must have its role loaded. */
   async issue(user: User, familyId: string = randomUUID()): Promise<LoginResponse> {
+    const sandbox = await this.currentSandbox(user);
     const refreshToken = await this.db.production((m) => this.createRefreshToken(m, user.id, familyId));
     return {
       jwt: this.accessToken(user),
@@ -64,7 +69,7 @@ export class SessionService {
         companyId: user.companyId,
         role: { id: user.role!.id, name: user.role!.name, type: user.role!.type },
       },
-      sandbox: await this.currentSandbox(),
+      sandbox,
     };
   }
 
@@ -97,9 +102,14 @@ export class SessionService {
     );
   }
 
-  private async currentSandbox(): Promise<SandboxSummary> {
+  /** The sandbox the login was made in (X-Tenant-ID); one the user was not granted answers 403. */
+  private async currentSandbox(user: User): Promise<SandboxSummary> {
     const { schema } = tenantContext.get();
     if (schema === PRODUCTION_SCHEMA) return PRODUCTION_SANDBOX;
+    const principal = { userId: user.id, role: user.role!.type as RoleType };
+    if (!(await this.sandboxAccess.allowed(principal, schema))) {
+      throw AppError.forbidden('No access to this sandbox');
+    }
     const sandbox = await this.db.production((m) =>
       m.getRepository(Sandbox).findOneBy({ schemaName: schema }),
     );

@@ -32,8 +32,8 @@ export class TenantMiddleware implements NestMiddleware {
     const requestId = first(req.headers['x-request-id'])?.slice(0, 100) ?? randomUUID();
     res.setHeader('X-Request-ID', requestId);
     const client = this.resolveClient(req);
-    const schema = await this.resolveSchema(req, client);
     res.setHeader('X-Current-Client', client.identifier);
+    const schema = await this.resolveSchema(req, client);
     res.setHeader('X-Current-Tenant', schema);
     tenantContext.run(
       { requestId, client, schema, ip: req.ip, userAgent: first(req.headers['user-agent'])?.slice(0, 500) },

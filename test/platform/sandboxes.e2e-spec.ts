@@ -95,6 +95,7 @@ describe('sandboxes', () => {
     for (const schema of ['sandbox_nope', 'public; DROP TABLE units', 'pg_catalog', 'sandbox_QA']) {
       const res = await t.http().get('/api/units').set(as(acme.adminToken, schema));
       expect(res.status).toBe(404);
+      expect(res.headers['x-current-client']).toBe('acme');
     }
   });
 
@@ -111,6 +112,15 @@ describe('sandboxes', () => {
     const denied = await t.http().get('/api/units').set(as(token, 'sandbox_qa'));
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('FORBIDDEN');
+    const loginInto = () =>
+      t
+        .http()
+        .post('/auth/local')
+        .set({ 'X-Client-ID': 'acme', 'X-Tenant-ID': 'sandbox_qa' })
+        .send({ identifier: 'op@acme.test', password: 'Operator-pass1' });
+    const refusedLogin = await loginInto();
+    expect(refusedLogin.status).toBe(403);
+    expect(refusedLogin.body.jwt).toBeUndefined();
     await sql(
       db,
       `INSERT INTO user_sandboxes (user_id, sandbox_id) SELECT $1, id FROM sandboxes WHERE slug = 'qa'`,
@@ -118,6 +128,7 @@ describe('sandboxes', () => {
     );
     const allowed = await t.http().get('/api/units').set(as(token, 'sandbox_qa'));
     expect(allowed.status).toBe(200);
+    expect((await loginInto()).body.sandbox).toMatchObject({ slug: 'qa', isMain: false });
     const visible = await t.http().get('/sandboxes').set(as(token));
     expect(visible.body.map((s: { slug: string }) => s.slug)).toEqual(['main', 'qa']);
   });
