@@ -8,7 +8,6 @@ import { TenantDatabase } from '../tenancy/tenant-database';
 import { User } from '../users/entities/user.entity';
 import { AuthSettings } from './auth.settings';
 import { JwtService } from './jwt.service';
-import type { RoleType } from './roles';
 import { SandboxAccess } from './sandbox-access.service';
 import { randomToken, sha256 } from './token-hash';
 
@@ -106,7 +105,7 @@ export class SessionService {
   private async currentSandbox(user: User): Promise<SandboxSummary> {
     const { schema } = tenantContext.get();
     if (schema === PRODUCTION_SCHEMA) return PRODUCTION_SANDBOX;
-    const principal = { userId: user.id, role: user.role!.type as RoleType };
+    const principal = { userId: user.id, role: user.role!.type };
     if (!(await this.sandboxAccess.allowed(principal, schema))) {
       throw AppError.forbidden('No access to this sandbox');
     }
