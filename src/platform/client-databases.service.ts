@@ -11,6 +11,8 @@ import {
 import { migrationStatus, runMigrationSet } from '../database/migration-runner';
 import { Client } from './entities/client.entity';
 
+const SANDBOX_CREATION_LOCK = 7243102;
+
 export interface MigrationReport {
   currentVersion: string | null;
   pendingCount: number;
@@ -120,6 +122,23 @@ export class ClientDatabases {
       } catch (err) {
         await pg.query('ROLLBACK');
         throw err;
+      }
+    });
+  }
+
+  /**
+   * Runs `work` holding the database's sandbox-creation lock: a session advisory lock on an
+   * administrative connection of its own, so it serialises creations across replicas without
+   * taking a connection from the client's bounded pool.
+   */
+  async withSandboxCreationLock<T>(client: Client | null, work: () => Promise<T>): Promise<T> {
+    const target = client ? this.adminTarget(client) : parseDatabaseUrl(this.config.DATABASE_URL);
+    return withAdminConnection(target, async (pg) => {
+      await pg.query('SELECT pg_advisory_lock($1)', [SANDBOX_CREATION_LOCK]);
+      try {
+        return await work();
+      } finally {
+        await pg.query('SELECT pg_advisory_unlock($1)', [SANDBOX_CREATION_LOCK]).catch(() => undefined);
       }
     });
   }

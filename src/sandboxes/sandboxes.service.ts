@@ -10,6 +10,7 @@ import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { CreateSandboxDto, SandboxDto } from './dto/sandbox.dto';
 import { Sandbox } from './entities/sandbox.entity';
+import { Client } from '../platform/entities/client.entity';
 
 const PRODUCTION: SandboxDto = {
   id: 'main',
@@ -61,15 +62,28 @@ export class SandboxesService {
     if (!slug) throw AppError.validation([{ field: 'name', message: 'name must contain a letter or digit' }]);
     const schemaName = `sandbox_${slug}`;
 
-    const count = await this.db.production((m) => m.getRepository(Sandbox).count());
-    if (client?.maxSandboxes != null && count >= client.maxSandboxes) {
-      throw AppError.conflict(`This client may have at most ${client.maxSandboxes} sandboxes`);
-    }
-    const taken = await this.db.production((m) =>
-      m.getRepository(Sandbox).exists({ where: [{ slug }, { schemaName }] }),
-    );
-    if (taken) throw AppError.conflict(`A sandbox named "${slug}" exists`);
+    // One creation at a time per database: the count and the name check hold until the row is saved.
+    return this.databases.withSandboxCreationLock(client, async () => {
+      const count = await this.db.production((m) => m.getRepository(Sandbox).count());
+      if (client?.maxSandboxes != null && count >= client.maxSandboxes) {
+        throw AppError.conflict(`This client may have at most ${client.maxSandboxes} sandboxes`);
+      }
+      const taken = await this.db.production((m) =>
+        m.getRepository(Sandbox).exists({ where: [{ slug }, { schemaName }] }),
+      );
+      if (taken) throw AppError.conflict(`A sandbox named "${slug}" exists`);
+      return this.build(client, schemaName, slug, principal, dto);
+    });
+  }
 
+  private async build(
+    client: Client | null,
+    schemaName: string,
+    slug: string,
+    principal: Principal,
+    dto: CreateSandboxDto,
+  ): Promise<SandboxDto> {
+    const { client: tenant } = tenantContext.get();
     await this.databases.createSchema(client, schemaName);
     try {
       if (dto.copyData) await this.databases.copyProduction(client, schemaName);

@@ -4,6 +4,11 @@ import { AppError } from '../common/errors/app-error';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { tenantContext } from '../tenancy/tenant-context';
 
+/** Serialises user creation per database (admin, registration, SSO just-in-time) for the maxUsers check. */
+export async function lockUserCreation(manager: EntityManager): Promise<void> {
+  await manager.query('SELECT pg_advisory_xact_lock(7243101)');
+}
+
 /** maxUsers of the current client (the master database is unlimited). */
 @Injectable()
 export class UserQuota {
@@ -18,7 +23,7 @@ export class UserQuota {
     if (client.isMaster) return;
     const maxUsers = this.registry.findByIdentifier(client.identifier)?.maxUsers;
     if (maxUsers === null || maxUsers === undefined) return;
-    await manager.query('SELECT pg_advisory_xact_lock(7243101)');
+    await lockUserCreation(manager);
     const [row] = await manager.query('SELECT count(*)::int AS n FROM public.users WHERE deleted_at IS NULL');
     if (row.n >= maxUsers) throw AppError.conflict(`This client may have at most ${maxUsers} users`);
   }

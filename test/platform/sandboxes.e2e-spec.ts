@@ -1,7 +1,14 @@
 import bcrypt from 'bcrypt';
 import { clientDatabase, sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
-import { bootApp, login, ProvisionedClient, provisionClient, TestApp } from '../support/test-app';
+import {
+  bootApp,
+  login,
+  ProvisionedClient,
+  provisionClient,
+  superAdminToken,
+  TestApp,
+} from '../support/test-app';
 
 describe('sandboxes', () => {
   let sink: SmtpSink;
@@ -89,6 +96,23 @@ describe('sandboxes', () => {
   it('enforces maxSandboxes', async () => {
     const res = await t.http().post('/sandboxes').set(as(acme.adminToken)).send({ name: 'Third' });
     expect(res.status).toBe(409);
+  });
+
+  it('lets only one of parallel creations take the last free sandbox', async () => {
+    const root = await superAdminToken(t);
+    await t
+      .http()
+      .put(`/api/platform/clients/${acme.id}`)
+      .set('Authorization', `Bearer ${root}`)
+      .send({ maxSandboxes: 3 })
+      .expect(200);
+    const names = ['Race one', 'Race two', 'Race three'];
+    const results = await Promise.all(
+      names.map((name) => t.http().post('/sandboxes').set(as(acme.adminToken)).send({ name })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const listed = await t.http().get('/sandboxes').set(as(acme.adminToken));
+    expect(listed.body).toHaveLength(4);
   });
 
   it('refuses unknown or malformed sandbox names before any SQL', async () => {

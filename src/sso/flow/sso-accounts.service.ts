@@ -10,6 +10,7 @@ import { User } from '../../users/entities/user.entity';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { SsoErrors } from '../sso-errors';
 import { domainAllowed, ExternalIdentity } from './external-identity';
+import { lockUserCreation } from '../../users/user-quota';
 
 interface UserRow {
   id: number;
@@ -250,6 +251,7 @@ export class SsoAccountsService {
     if (client.isMaster) return;
     const max = this.registry.findByIdentifier(client.identifier)?.maxUsers;
     if (!max) return;
+    await lockUserCreation(m);
     const [{ count }] = await m.query(
       'SELECT count(*)::int AS count FROM public.users WHERE deleted_at IS NULL',
     );
