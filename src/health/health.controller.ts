@@ -51,7 +51,8 @@ export class HealthController {
   async full(@Res() res: Response) {
     const clientChecks = this.dataSources.openPools().map(({ identifier, dataSource }) =>
       this.probe(`client:${identifier}`, async () => {
-        if (!dataSource) throw new Error('connecting');
+        // A pool being opened for a request is not a failure; its first query will tell.
+        if (!dataSource) return { state: 'opening' };
         await dataSource.query('SELECT 1');
       }),
     );
@@ -103,12 +104,11 @@ export class HealthController {
     return checks;
   }
 
-  private probe(key: string, check: () => Promise<void>): HealthIndicatorFunction {
+  private probe(key: string, check: () => Promise<Record<string, unknown> | void>): HealthIndicatorFunction {
     return async () => {
       const session = this.indicators.check(key);
       try {
-        await withTimeout(check());
-        return session.up();
+        return session.up((await withTimeout(check())) ?? undefined);
       } catch (err) {
         return session.down({ message: (err as Error).message });
       }
