@@ -71,13 +71,13 @@ export class ClientDatabases {
 
   /** Creates and migrates a sandbox schema, granting the client's role the same rights as in production. */
   async createSchema(client: Client | null, schema: string): Promise<void> {
-    const target = client ? this.adminTarget(client) : parseDatabaseUrl(this.config.DATABASE_URL);
+    const target = this.sandboxTarget(client);
     await runMigrationSet(target, CLIENT_MIGRATIONS, { schema });
     if (client) await this.grant(client, schema);
   }
 
   async dropSchema(client: Client | null, schema: string): Promise<void> {
-    const target = client ? this.adminTarget(client) : parseDatabaseUrl(this.config.DATABASE_URL);
+    const target = this.sandboxTarget(client);
     await withAdminConnection(target, (pg) =>
       pg.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`),
     );
@@ -85,7 +85,7 @@ export class ClientDatabases {
 
   /** Copies production rows of every per-schema table (audit trail excluded) into a sandbox schema. */
   async copyProduction(client: Client | null, schema: string): Promise<void> {
-    const target = client ? this.adminTarget(client) : parseDatabaseUrl(this.config.DATABASE_URL);
+    const target = this.sandboxTarget(client);
     const s = quoteIdent(schema);
     await withAdminConnection(target, async (pg) => {
       const { rows: tables } = await pg.query(
@@ -132,7 +132,7 @@ export class ClientDatabases {
    * taking a connection from the client's bounded pool.
    */
   async withSandboxCreationLock<T>(client: Client | null, work: () => Promise<T>): Promise<T> {
-    const target = client ? this.adminTarget(client) : parseDatabaseUrl(this.config.DATABASE_URL);
+    const target = this.sandboxTarget(client);
     return withAdminConnection(target, async (pg) => {
       await pg.query('SELECT pg_advisory_lock($1)', [SANDBOX_CREATION_LOCK]);
       try {
@@ -174,6 +174,11 @@ export class ClientDatabases {
   }
 
   /** The client's server, reached with the platform's administrative login. */
+  /** Where sandbox schemas live: the client's database, or the master one when multi-tenancy is off. */
+  private sandboxTarget(client: Client | null): DbTarget {
+    return client ? this.adminTarget(client) : parseDatabaseUrl(this.config.DATABASE_URL);
+  }
+
   private adminTarget(client: Client, database = client.databaseName): DbTarget {
     const admin = parseDatabaseUrl(this.config.DATABASE_URL);
     return {
