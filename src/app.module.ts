@@ -12,6 +12,7 @@ import { MailModule } from './mail/mail.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PlatformModule } from './platform/platform.module';
 import { RedisModule } from './redis/redis.module';
+import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { SandboxesModule } from './sandboxes/sandboxes.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { UnitsModule } from './units/units.module';
@@ -37,6 +38,7 @@ export class AppModule {
           useFactory: (c: AppConfig) => ({ redis: c.REDIS_URL, prefix: `${c.REDIS_PREFIX}:bull` }),
         }),
         RedisModule,
+        RateLimitsModule,
         MailModule,
         TenancyModule,
         MetricsModule,

@@ -13,7 +13,6 @@ import { JwtService } from './jwt.service';
 import { PasswordChangeService } from './password-change.service';
 import { PasswordHasher } from './password-hasher';
 import { PasswordResetService } from './password-reset.service';
-import { RateLimiter } from './rate-limiter.service';
 import { RefreshTokenService } from './refresh-token.service';
 import { RegistrationService } from './registration.service';
 import { SandboxAccess } from './sandbox-access.service';
@@ -38,7 +37,6 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     PasswordChangeService,
     RefreshTokenService,
     RegistrationService,
-    RateLimiter,
     SecurityAudit,
     TwoFactorChallenges,
     TwoFactorService,

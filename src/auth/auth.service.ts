@@ -7,7 +7,7 @@ import { AuthSettings } from './auth.settings';
 import { clientAddress, clientIdentifier, normalizeIdentifier } from './client-address';
 import { LoginDto } from './dto/login.dto';
 import { PasswordHasher } from './password-hasher';
-import { Limit, RateLimiter } from './rate-limiter.service';
+import { Limit, RateLimiter } from '../rate-limits/rate-limiter';
 import { SecurityAudit } from './security-audit';
 import { LoginResponse, SessionService } from './session.service';
 import { TwoFactorChallenges } from './two-factor/two-factor-challenge.service';

@@ -12,7 +12,7 @@ import { AuthSettings } from './auth.settings';
 import { AuthStateCache } from './auth-state.cache';
 import { clientIdentifier, normalizeIdentifier } from './client-address';
 import { PasswordHasher } from './password-hasher';
-import { RateLimiter } from './rate-limiter.service';
+import { RateLimiter } from '../rate-limits/rate-limiter';
 import { SecurityAudit } from './security-audit';
 import { SessionService } from './session.service';
 import { sha256 } from './token-hash';

@@ -9,7 +9,7 @@ import { User } from '../../users/entities/user.entity';
 import { AuthSettings } from '../auth.settings';
 import { clientAddress, clientIdentifier } from '../client-address';
 import { Principal } from '../principal';
-import { RateLimiter } from '../rate-limiter.service';
+import { RateLimiter } from '../../rate-limits/rate-limiter';
 import { SecurityAudit } from '../security-audit';
 import { LoginResponse, SessionService } from '../session.service';
 import { JwtService } from '../jwt.service';

@@ -2,7 +2,7 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { RedisService } from '../redis/redis.service';
-import { sha256 } from './token-hash';
+import { sha256 } from '../auth/token-hash';
 
 export interface Limit {
   /** Key parts; hashed so no caller-supplied text reaches Redis key names raw. */
