@@ -25,4 +25,24 @@ export default tseslint.config(
       '@typescript-eslint/no-extraneous-class': 'off',
     },
   },
+  {
+    // Closed tenancy layer: the pool registry and the master DataSource are reached only inside
+    // src/tenancy and src/database. Features use TenantDatabase, TenantPools or PlatformDatabase.
+    files: ['**/*.ts'],
+    ignores: ['src/tenancy/**', 'src/database/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(tenant-data-sources|master-data-source)$',
+              message:
+                'Internal to src/tenancy and src/database: use TenantDatabase (forClient for jobs), TenantPools or PlatformDatabase.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,7 +1,7 @@
 import { clientDatabase, sql } from '../test/support/pg';
 import { SmtpSink } from '../test/support/smtp-sink';
 import { bootApp, login, provisionClient } from '../test/support/test-app';
-import { TenantDataSources } from '../src/tenancy/tenant-data-sources';
+import { TenantPools } from '../src/tenancy/tenant-pools';
 import { withBenchRun } from './bench-env';
 
 const CLIENTS = Number(process.env.BENCH_POOL_CLIENTS ?? 200);
@@ -38,7 +38,7 @@ export async function benchPools(): Promise<void> {
       'SELECT * FROM clients WHERE id = $1',
       [first.id],
     );
-    await t.app.get(TenantDataSources).close('pool-0'); // so background pollers leave the template alone
+    await t.app.get(TenantPools).close('pool-0'); // so background pollers leave the template alone
     const started = Date.now();
     for (let i = 1; i < CLIENTS; i++) {
       const identifier = `pool-${i}`;

@@ -1,4 +1,5 @@
 import { QueryRunner } from 'typeorm';
+import { isSandboxSchema as isSandboxSchemaName } from '../src/tenancy/sandbox-naming';
 
 /**
  * Client migrations run once in `public` and once in every `sandbox_*` schema. Identity tables
@@ -7,5 +8,5 @@ import { QueryRunner } from 'typeorm';
  */
 export async function isSandboxSchema(queryRunner: QueryRunner): Promise<boolean> {
   const [row] = await queryRunner.query('SELECT current_schema() AS schema');
-  return String(row.schema).startsWith('sandbox_');
+  return isSandboxSchemaName(String(row.schema));
 }

@@ -1,11 +1,10 @@
-import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ApiTokensModule } from './api-tokens/api-tokens.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { AppConfig, loadConfig } from './config/app-config';
+import { loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { HealthModule } from './health/health.module';
 import { MailModule } from './mail/mail.module';
@@ -33,10 +32,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(env),
-        BullModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: (c: AppConfig) => ({ redis: c.REDIS_URL, prefix: `${c.REDIS_PREFIX}:bull` }),
-        }),
         RedisModule,
         RateLimitsModule,
         MailModule,

@@ -6,7 +6,7 @@ import { sha256 } from '../auth/token-hash';
 import { AppError } from '../common/errors/app-error';
 import { RedisService } from '../redis/redis.service';
 import { tenantContext } from '../tenancy/tenant-context';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { TenantDatabase } from '../tenancy/tenant-database';
 import { toPermissions } from './api-token-permissions';
 import { ApiTokenUsage } from './api-token-usage';
 import { ApiTokenSettings } from './api-token.settings';
@@ -35,7 +35,7 @@ export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnAp
   private readonly entries = new Map<string, { record: Promise<TokenRecord | null>; expires: number }>();
 
   constructor(
-    private readonly dataSources: TenantDataSources,
+    private readonly db: TenantDatabase,
     private readonly cache: AuthStateCache,
     private readonly usage: ApiTokenUsage,
     private readonly redis: RedisService,
@@ -56,7 +56,7 @@ export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnAp
     if (record.expiresAt !== null && record.expiresAt <= Date.now()) {
       throw AppError.unauthorized('Token expired', 'TOKEN_EXPIRED');
     }
-    const dataSource = await this.dataSources.forClient(client);
+    const dataSource = await this.db.forClient(client);
     const creator = await this.cache.get(client.identifier, record.createdById, dataSource);
     if (!creator || creator.deleted || creator.blocked) throw invalid();
     const permissions = record.isFullAccess
@@ -98,7 +98,7 @@ export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnAp
   }
 
   private async load(hash: string): Promise<TokenRecord | null> {
-    const dataSource = await this.dataSources.current();
+    const dataSource = await this.db.dataSource();
     const [row] = await dataSource.query(
       `SELECT id, name, created_by_id, is_full_access, permissions, expires_at, revoked_at
          FROM public.api_tokens WHERE token_hash = $1`,

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { AuditWriter } from '../audit/audit-writer';
 import { TenantClient, tenantContext } from '../tenancy/tenant-context';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { TenantDatabase } from '../tenancy/tenant-database';
 import { ApiTokenSettings } from './api-token.settings';
 
 interface Use {
@@ -32,7 +32,7 @@ export class ApiTokenUsage implements OnModuleInit, OnModuleDestroy {
   private flushing?: Promise<void>;
 
   constructor(
-    private readonly dataSources: TenantDataSources,
+    private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
     private readonly settings: ApiTokenSettings,
   ) {}
@@ -96,7 +96,7 @@ export class ApiTokenUsage implements OnModuleInit, OnModuleDestroy {
   }
 
   private async writeClient(uses: Use[]) {
-    const dataSource = await this.dataSources.forClient(uses[0].client);
+    const dataSource = await this.db.forClient(uses[0].client);
     const last = new Map<number, Date>();
     for (const use of uses) last.set(use.tokenId, use.at);
     await dataSource.transaction(async (m) => {

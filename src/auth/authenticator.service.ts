@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { tenantContext } from '../tenancy/tenant-context';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { TenantDatabase } from '../tenancy/tenant-database';
 import { API_TOKEN_AUTHENTICATOR, API_TOKEN_PREFIX, ApiTokenAuthenticator } from './api-token-authenticator';
 import { AuthStateCache } from './auth-state.cache';
 import { JwtService } from './jwt.service';
@@ -13,7 +13,7 @@ export class Authenticator {
   constructor(
     private readonly jwt: JwtService,
     private readonly cache: AuthStateCache,
-    private readonly dataSources: TenantDataSources,
+    private readonly db: TenantDatabase,
     @Optional() @Inject(API_TOKEN_AUTHENTICATOR) private readonly apiTokens?: ApiTokenAuthenticator,
   ) {}
 
@@ -32,7 +32,7 @@ export class Authenticator {
     if (claims.cid !== client.identifier) throw AppError.unauthorized('Invalid token', 'INVALID_TOKEN');
     const userId = Number(claims.sub);
     if (!Number.isInteger(userId)) throw AppError.unauthorized('Invalid token', 'INVALID_TOKEN');
-    const dataSource = await this.dataSources.forClient(client);
+    const dataSource = await this.db.forClient(client);
     const state = await this.cache.get(client.identifier, userId, dataSource);
     if (!state || state.deleted) throw AppError.unauthorized('Invalid token', 'INVALID_TOKEN');
     if (state.blocked) throw AppError.unauthorized('User is blocked', 'INVALID_TOKEN');

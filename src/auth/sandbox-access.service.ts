@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { tenantContext } from '../tenancy/tenant-context';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { TenantDatabase } from '../tenancy/tenant-database';
 import { Principal } from './principal';
 import { hasRank } from './roles';
 
 /** The creator and every ADMIN reach all sandboxes; others only those granted to them. */
 @Injectable()
 export class SandboxAccess {
-  constructor(private readonly dataSources: TenantDataSources) {}
+  constructor(private readonly db: TenantDatabase) {}
 
   async allowed(principal: Pick<Principal, 'userId' | 'role'>, schema: string): Promise<boolean> {
     if (hasRank(principal.role, 'ADMIN')) return true;
-    const dataSource = await this.dataSources.forClient(tenantContext.get().client);
+    const dataSource = await this.db.forClient(tenantContext.get().client);
     const rows = await dataSource.query(
       `SELECT 1 FROM public.sandboxes s
         WHERE s.schema_name = $2

@@ -90,9 +90,3 @@ export async function databaseExists(admin: PgClient, name: string): Promise<boo
   const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
   return (rowCount ?? 0) > 0;
 }
-
-/** Double-quotes an identifier that has already been checked against a strict pattern. */
-export function quoteIdent(name: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Refusing unsafe SQL identifier: ${name}`);
-  return `"${name}"`;
-}

@@ -7,12 +7,13 @@ import {
   createDataSource,
   databaseExists,
   parseDatabaseUrl,
-  quoteIdent,
   withAdminConnection,
 } from './data-source-factory';
+import { quoteIdent } from './ddl';
 import { CLIENT_ENTITIES, MASTER_ONLY_ENTITIES } from './entities';
 import { runMigrationSet } from './migration-runner';
 
+/** Internal to src/tenancy and src/database (an ESLint rule keeps it there); see PlatformDatabase. */
 export const MASTER_DATA_SOURCE = Symbol('MASTER_DATA_SOURCE');
 
 /** Creates the master database when missing and applies both migration sets to it. */

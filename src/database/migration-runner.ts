@@ -1,5 +1,6 @@
 import { MigrationInterface } from 'typeorm';
-import { createDataSource, DbTarget, quoteIdent } from './data-source-factory';
+import { createDataSource, DbTarget } from './data-source-factory';
+import { quoteIdent } from './ddl';
 
 type MigrationClass = new () => MigrationInterface;
 

@@ -1,8 +1,9 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { PerClientRunner } from '../tenancy/per-client-runner';
-import { TenantClient } from '../tenancy/tenant-context';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../tenancy/tenant-context';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { TenantPools } from '../tenancy/tenant-pools';
 import { OutboxEvent } from './domain-event';
 import { EventRateLimiter } from './event-rate-limiter';
 import { EventsSettings } from './events.settings';
@@ -10,10 +11,11 @@ import { tenantsToVisit } from './tenants';
 
 /**
  * Handles outbox events inside the relay's transaction (e.g. creating delivery rows) and answers
- * work to run after that transaction commits (e.g. enqueueing jobs).
+ * work to run after that transaction commits (e.g. enqueueing jobs). Both run inside the tenant
+ * context of the events' client (production schema), so the consumer reads the client from it.
  */
 export interface OutboxConsumer {
-  consume(manager: EntityManager, client: TenantClient, events: OutboxEvent[]): Promise<() => Promise<void>>;
+  consume(manager: EntityManager, events: OutboxEvent[]): Promise<() => Promise<void>>;
 }
 
 interface OutboxRow {
@@ -46,7 +48,8 @@ export class OutboxRelay implements OnModuleDestroy {
   private stopped = false;
 
   constructor(
-    private readonly dataSources: TenantDataSources,
+    private readonly db: TenantDatabase,
+    private readonly pools: TenantPools,
     private readonly runner: PerClientRunner,
     private readonly limiter: EventRateLimiter,
     private readonly settings: EventsSettings,
@@ -78,7 +81,7 @@ export class OutboxRelay implements OnModuleDestroy {
 
   /** Drains the outbox of each tenant to visit, one after the other. */
   async pollOnce(full: boolean): Promise<void> {
-    for (const client of tenantsToVisit(this.runner, this.dataSources, full)) {
+    for (const client of tenantsToVisit(this.runner, this.pools, full)) {
       if (this.stopped) return;
       this.nudge(client);
       await this.running.get(client.identifier);
@@ -99,7 +102,9 @@ export class OutboxRelay implements OnModuleDestroy {
       this.again.add(key);
       return;
     }
-    const run = this.drain(client)
+    const store = { requestId: `relay:${key}`, client, schema: PRODUCTION_SCHEMA };
+    const run = tenantContext
+      .run(store, () => this.drain(client))
       .catch((err: Error) => this.logger.warn(`Relay ${key}: ${err.message}`))
       .finally(() => {
         this.running.delete(key);
@@ -126,7 +131,7 @@ export class OutboxRelay implements OnModuleDestroy {
   }
 
   private async moveBatch(client: TenantClient, limit: number): Promise<number> {
-    const dataSource = await this.dataSources.forClient(client);
+    const dataSource = await this.db.forClient(client);
     let after: (() => Promise<void>)[] = [];
     const count = await dataSource.transaction(async (m) => {
       const rows: OutboxRow[] = await m.query(
@@ -136,7 +141,7 @@ export class OutboxRelay implements OnModuleDestroy {
       if (!rows.length) return 0;
       const events = rows.map(toEvent);
       after = [];
-      for (const consumer of this.consumers) after.push(await consumer.consume(m, client, events));
+      for (const consumer of this.consumers) after.push(await consumer.consume(m, events));
       await m.query('DELETE FROM public.event_outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       return rows.length;
     });

@@ -7,7 +7,7 @@ import { Public } from '../auth/auth.decorators';
 import { AppConfig } from '../config/app-config';
 import { StoresSettings } from '../config/stores.settings';
 import { RedisService } from '../redis/redis.service';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { TenantPools } from '../tenancy/tenant-pools';
 
 const TIMEOUT_MS = 2000;
 
@@ -38,7 +38,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
-    private readonly dataSources: TenantDataSources,
+    private readonly pools: TenantPools,
     private readonly redis: RedisService,
     private readonly config: AppConfig,
     private readonly stores: StoresSettings,
@@ -49,13 +49,10 @@ export class HealthController {
   @ApiOkResponse({ description: 'Everything up' })
   @ApiServiceUnavailableResponse({ description: 'A component is down' })
   async full(@Res() res: Response) {
-    const clientChecks = this.dataSources.openPools().map(({ identifier, dataSource }) =>
-      this.probe(`client:${identifier}`, async () => {
-        // A pool being opened for a request is not a failure; its first query will tell.
-        if (!dataSource) return { state: 'opening' };
-        await dataSource.query('SELECT 1');
-      }),
-    );
+    // A pool being opened for a request is not a failure (state opening); its first query will tell.
+    const clientChecks = this.pools
+      .open()
+      .map(({ identifier, ping }) => this.probe(`client:${identifier}`, ping));
     await this.respond(res, [...this.coreChecks(), ...this.storeChecks(), ...clientChecks], {
       features: this.features(),
     });
@@ -75,7 +72,7 @@ export class HealthController {
 
   private coreChecks(): HealthIndicatorFunction[] {
     return [
-      this.probe('database', async () => void (await this.dataSources.master.query('SELECT 1'))),
+      this.probe('database', () => this.pools.pingMaster()),
       this.probe('broker', async () => void (await this.redis.client.ping())),
       this.probe('cache', async () => void (await this.redis.client.ping())),
     ];

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { TenantPools } from '../tenancy/tenant-pools';
 
 /** One registry per app instance (tests boot several in one process). */
 @Injectable()
@@ -8,7 +8,7 @@ export class MetricsService {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
 
-  constructor(dataSources: TenantDataSources) {
+  constructor(pools: TenantPools) {
     collectDefaultMetrics({ register: this.registry });
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
@@ -22,7 +22,7 @@ export class MetricsService {
       help: 'Client database pools currently open',
       registers: [this.registry],
       collect() {
-        this.set(dataSources.openPools().length);
+        this.set(pools.openCount());
       },
     });
     new Gauge({
@@ -30,7 +30,7 @@ export class MetricsService {
       help: 'PostgreSQL connections held by all client pools',
       registers: [this.registry],
       collect() {
-        this.set(dataSources.connectionCount());
+        this.set(pools.connectionCount());
       },
     });
   }

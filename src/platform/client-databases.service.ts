@@ -5,10 +5,11 @@ import {
   databaseExists,
   DbTarget,
   parseDatabaseUrl,
-  quoteIdent,
   withAdminConnection,
 } from '../database/data-source-factory';
+import { quoteIdent, quoteLiteral, runSchemaDdl } from '../database/ddl';
 import { migrationStatus, runMigrationSet } from '../database/migration-runner';
+import { SANDBOX_SCHEMA_LIKE } from '../tenancy/sandbox-naming';
 import { Client } from './entities/client.entity';
 
 const SANDBOX_CREATION_LOCK = 7243102;
@@ -20,8 +21,10 @@ export interface MigrationReport {
 }
 
 /**
- * DDL on client databases, always over the platform's administrative credentials: the client's
- * own login role only reads and writes rows, so it cannot alter tables nor rewrite the audit log.
+ * Platform administration of client databases (provisioning, migrations, sandbox schemas), always
+ * over the platform's administrative credentials: the client's own login role only reads and
+ * writes rows, so it cannot alter tables nor rewrite the audit log. Schema DDL runs through
+ * runSchemaDdl (one transaction under the schema's advisory lock).
  */
 @Injectable()
 export class ClientDatabases {
@@ -38,7 +41,7 @@ export class ClientDatabases {
         client.databaseUsername,
       ]);
       if (!rowCount) await pg.query(`CREATE ROLE ${role} LOGIN`);
-      await pg.query(`ALTER ROLE ${role} WITH LOGIN PASSWORD ${literal(password)}`);
+      await pg.query(`ALTER ROLE ${role} WITH LOGIN PASSWORD ${quoteLiteral(password)}`);
       if (!(await databaseExists(pg, client.databaseName))) {
         await pg.query(`CREATE DATABASE ${quoteIdent(client.databaseName)}`);
       }
@@ -78,50 +81,41 @@ export class ClientDatabases {
 
   async dropSchema(client: Client | null, schema: string): Promise<void> {
     const target = this.sandboxTarget(client);
-    await withAdminConnection(target, (pg) =>
-      pg.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`),
-    );
+    await runSchemaDdl(target, schema, (ddl) => ddl.dropSchema());
   }
 
   /** Copies production rows of every per-schema table (audit trail excluded) into a sandbox schema. */
   async copyProduction(client: Client | null, schema: string): Promise<void> {
     const target = this.sandboxTarget(client);
-    const s = quoteIdent(schema);
-    await withAdminConnection(target, async (pg) => {
-      const { rows: tables } = await pg.query(
+    await runSchemaDdl(target, schema, async (ddl) => {
+      const tables = await ddl.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables
           WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'audit_logs')`,
         [schema],
       );
-      await pg.query('BEGIN');
-      try {
-        await pg.query(`SET LOCAL session_replication_role = replica`); // copy in any order, no FK/trigger checks
-        for (const { table_name: table } of tables) {
-          const t = quoteIdent(table);
-          const { rows: columns } = await pg.query(
-            `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2
-             AND is_generated = 'NEVER' ORDER BY ordinal_position`,
-            [schema, table],
+      await ddl.query(`SET LOCAL session_replication_role = replica`); // copy in any order, no FK/trigger checks
+      for (const { table_name: table } of tables) {
+        const columns = await ddl.query<{ column_name: string }>(
+          `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2
+           AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+          [schema, table],
+        );
+        const list = columns.map((c) => quoteIdent(c.column_name)).join(', ');
+        await ddl.query(
+          `INSERT INTO ${ddl.table(table)} (${list}) SELECT ${list} FROM public.${quoteIdent(table)}`,
+        );
+        const serials = await ddl.query<{ column_name: string; seq: string | null }>(
+          `SELECT column_name, pg_get_serial_sequence($1, column_name) AS seq FROM information_schema.columns
+            WHERE table_schema = $2 AND table_name = $3 AND column_default LIKE 'nextval%'`,
+          [`${schema}.${table}`, schema, table],
+        );
+        for (const { column_name: column, seq } of serials) {
+          if (!seq) continue;
+          await ddl.query(
+            `SELECT setval($1, GREATEST(COALESCE((SELECT max(${quoteIdent(column)}) FROM ${ddl.table(table)}), 0), 1))`,
+            [seq],
           );
-          const list = columns.map((c: { column_name: string }) => quoteIdent(c.column_name)).join(', ');
-          await pg.query(`INSERT INTO ${s}.${t} (${list}) SELECT ${list} FROM public.${t}`);
-          const { rows: serials } = await pg.query(
-            `SELECT column_name, pg_get_serial_sequence($1, column_name) AS seq FROM information_schema.columns
-              WHERE table_schema = $2 AND table_name = $3 AND column_default LIKE 'nextval%'`,
-            [`${schema}.${table}`, schema, table],
-          );
-          for (const { column_name: column, seq } of serials) {
-            if (!seq) continue;
-            await pg.query(
-              `SELECT setval($1, GREATEST(COALESCE((SELECT max(${quoteIdent(column)}) FROM ${s}.${t}), 0), 1))`,
-              [seq],
-            );
-          }
         }
-        await pg.query('COMMIT');
-      } catch (err) {
-        await pg.query('ROLLBACK');
-        throw err;
       }
     });
   }
@@ -149,14 +143,12 @@ export class ClientDatabases {
   }
 
   private async grant(client: Client, schema: string) {
-    const role = quoteIdent(client.databaseUsername);
-    const s = quoteIdent(schema);
-    await withAdminConnection(this.adminTarget(client), async (pg) => {
-      await pg.query(`GRANT USAGE ON SCHEMA ${s} TO ${role}`);
-      await pg.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${role}`);
-      await pg.query(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ${s} TO ${role}`);
+    await runSchemaDdl(this.adminTarget(client), schema, async (ddl) => {
+      await ddl.grantApplicationRights(client.databaseUsername);
       // The audit trail is append-only for the application.
-      await pg.query(`REVOKE UPDATE, DELETE, TRUNCATE ON ${s}.audit_logs FROM ${role}`);
+      await ddl.query(
+        `REVOKE UPDATE, DELETE, TRUNCATE ON ${ddl.table('audit_logs')} FROM ${quoteIdent(client.databaseUsername)}`,
+      );
     });
   }
 
@@ -167,18 +159,19 @@ export class ClientDatabases {
     if (!exists) return ['public'];
     return withAdminConnection(this.adminTarget(client), async (pg) => {
       const { rows } = await pg.query(
-        `SELECT nspname FROM pg_namespace WHERE nspname LIKE 'sandbox\\_%' ORDER BY nspname`,
+        `SELECT nspname FROM pg_namespace WHERE nspname LIKE $1 ORDER BY nspname`,
+        [SANDBOX_SCHEMA_LIKE],
       );
       return ['public', ...rows.map((r: { nspname: string }) => r.nspname)];
     });
   }
 
-  /** The client's server, reached with the platform's administrative login. */
   /** Where sandbox schemas live: the client's database, or the master one when multi-tenancy is off. */
   private sandboxTarget(client: Client | null): DbTarget {
     return client ? this.adminTarget(client) : parseDatabaseUrl(this.config.DATABASE_URL);
   }
 
+  /** The client's server, reached with the platform's administrative login. */
   private adminTarget(client: Client, database = client.databaseName): DbTarget {
     const admin = parseDatabaseUrl(this.config.DATABASE_URL);
     return {
@@ -189,8 +182,4 @@ export class ClientDatabases {
       password: admin.password,
     };
   }
-}
-
-function literal(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
 }

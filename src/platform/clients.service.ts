@@ -1,18 +1,16 @@
-import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Queue } from 'bull';
-import { DataSource, In, Not, Repository } from 'typeorm';
+import { Injectable, Logger } from '@nestjs/common';
+import { In, Not, Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
 import { AppConfig } from '../config/app-config';
-import { MASTER_DATA_SOURCE } from '../database/master-data-source';
 import { ClientRegistry } from '../tenancy/client-registry';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { PlatformDatabase } from '../tenancy/platform-database';
+import { TenantPools } from '../tenancy/tenant-pools';
 import { ClientDatabases, MigrationReport } from './client-databases.service';
 import { toClientView } from './client.view';
 import { CreateClientDto, UpdateClientDto } from './dto/client.dto';
 import { Client, ClientStatus } from './entities/client.entity';
-import { PROVISIONING_QUEUE, ProvisionJob } from './provisioning.queue';
+import { ProvisioningQueue } from './provisioning.queue';
 import { publicFailure } from './public-failure';
 
 /** Clients whose database exists: they are migrated, and reported by migration status. */
@@ -25,14 +23,14 @@ export class ClientsService {
   private readonly clients: Repository<Client>;
 
   constructor(
-    @Inject(MASTER_DATA_SOURCE) master: DataSource,
-    @InjectQueue(PROVISIONING_QUEUE) private readonly queue: Queue<ProvisionJob>,
+    platform: PlatformDatabase,
+    private readonly queue: ProvisioningQueue,
     private readonly config: AppConfig,
     private readonly registry: ClientRegistry,
     private readonly databases: ClientDatabases,
-    private readonly dataSources: TenantDataSources,
+    private readonly pools: TenantPools,
   ) {
-    this.clients = master.getRepository(Client);
+    this.clients = platform.clients();
   }
 
   async create(dto: CreateClientDto) {
@@ -94,7 +92,7 @@ export class ClientsService {
   async remove(id: number) {
     const client = await this.find(id);
     await this.transition(client, ['PENDING', 'ACTIVE', 'SUSPENDED'], 'DELETED');
-    await this.dataSources.close(client.identifier);
+    await this.pools.close(client.identifier);
     return { data: toClientView(await this.find(id, true)) };
   }
 
@@ -102,7 +100,7 @@ export class ClientsService {
     const client = await this.find(id);
     await this.transition(client, ['PENDING'], 'PROVISIONING');
     try {
-      await this.queue.add({ clientId: id }, { attempts: 1, removeOnComplete: 100, removeOnFail: 100 });
+      await this.queue.enqueue(id);
     } catch (err) {
       // Back to PENDING, or the client would stay PROVISIONING with no job to finish it.
       this.logger.error(
@@ -118,7 +116,7 @@ export class ClientsService {
   async suspend(id: number) {
     const client = await this.find(id);
     await this.transition(client, ['ACTIVE'], 'SUSPENDED');
-    await this.dataSources.close(client.identifier);
+    await this.pools.close(client.identifier);
     return { data: toClientView(await this.find(id)) };
   }
 

@@ -1,12 +1,10 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { PasswordHasher } from '../auth/password-hasher';
 import { AppConfig } from '../config/app-config';
-import { MASTER_DATA_SOURCE } from '../database/master-data-source';
+import { PlatformDatabase } from '../tenancy/platform-database';
 import { roleIdOf, seedDefaultData } from '../users/default-data.seeder';
 import { ClientDatabases } from './client-databases.service';
-import { Client } from './entities/client.entity';
 
 /** Seeds the master tenant, the first SUPER_ADMIN, and auto-migrates active clients at start. */
 @Injectable()
@@ -14,7 +12,7 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
   private readonly logger = new Logger('Bootstrap');
 
   constructor(
-    @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
+    private readonly platform: PlatformDatabase,
     private readonly config: AppConfig,
     private readonly hasher: PasswordHasher,
     private readonly databases: ClientDatabases,
@@ -28,7 +26,7 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
   }
 
   private async seedMaster() {
-    await this.master.transaction(async (m) => {
+    await this.platform.transaction(async (m) => {
       await m.query('SELECT pg_advisory_xact_lock(7243002)');
       const { companyId } = await seedDefaultData(m, 'Platform');
       const [existing] = await m.query(
@@ -56,7 +54,7 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
   }
 
   private async migrateClients() {
-    const clients = await this.master.getRepository(Client).findBy({ status: 'ACTIVE' });
+    const clients = await this.platform.clients().findBy({ status: 'ACTIVE' });
     for (const client of clients) {
       await this.databases
         .migrate(client)

@@ -1,23 +1,21 @@
-import { Process, Processor } from '@nestjs/bull';
-import { Inject, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bull';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { AuthSettings } from '../auth/auth.settings';
 import { PasswordResetService } from '../auth/password-reset.service';
 import { SecretBox } from '../common/crypto/secret-box';
 import { createDataSource, parseDatabaseUrl } from '../database/data-source-factory';
 import { CLIENT_ENTITIES } from '../database/entities';
-import { MASTER_DATA_SOURCE } from '../database/master-data-source';
 import { MailService } from '../mail/mail.service';
 import { ClientLinks } from '../tenancy/client-links';
 import { ClientRegistry } from '../tenancy/client-registry';
-import { MASTER_CLIENT, PRODUCTION_SCHEMA, tenantContext } from '../tenancy/tenant-context';
+import { PlatformDatabase } from '../tenancy/platform-database';
+import { runAsTenant } from '../tenancy/tenant-jobs';
 import { roleIdOf, seedDefaultData } from '../users/default-data.seeder';
 import { AppConfig } from '../config/app-config';
 import { ClientDatabases } from './client-databases.service';
 import { Client } from './entities/client.entity';
-import { PROVISIONING_QUEUE, ProvisionJob } from './provisioning.queue';
+import { ProvisioningQueue, ProvisionJob } from './provisioning.queue';
 import { publicFailure } from './public-failure';
 
 /**
@@ -25,12 +23,13 @@ import { publicFailure } from './public-failure';
  * first ADMIN (the contact e-mail) and mails them a password-setup link. Every step is idempotent:
  * a failed run leaves the client PENDING with lastError, and provisioning again picks up from there.
  */
-@Processor(PROVISIONING_QUEUE)
-export class ProvisioningProcessor {
+@Injectable()
+export class ProvisioningProcessor implements OnModuleInit {
   private readonly logger = new Logger(ProvisioningProcessor.name);
 
   constructor(
-    @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
+    private readonly platform: PlatformDatabase,
+    private readonly queue: ProvisioningQueue,
     private readonly config: AppConfig,
     private readonly secrets: SecretBox,
     private readonly databases: ClientDatabases,
@@ -41,14 +40,16 @@ export class ProvisioningProcessor {
     private readonly authSettings: AuthSettings,
   ) {}
 
-  @Process()
+  onModuleInit() {
+    void this.queue.queue.process((job) => this.provision(job));
+  }
+
   async provision(job: Job<ProvisionJob>): Promise<void> {
-    const store = { requestId: `job:provision:${job.id}`, client: MASTER_CLIENT, schema: PRODUCTION_SCHEMA };
-    await tenantContext.run(store, () => this.run(job.data.clientId));
+    await runAsTenant(job.data.tenant, () => this.run(job.data.clientId));
   }
 
   private async run(clientId: number) {
-    const clients = this.master.getRepository(Client);
+    const clients = this.platform.clients();
     const client = await clients.findOneBy({ id: clientId });
     if (!client || client.status !== 'PROVISIONING') return;
     try {

@@ -5,6 +5,7 @@ import { hasRank } from '../auth/roles';
 import { AppError } from '../common/errors/app-error';
 import { ClientDatabases } from '../platform/client-databases.service';
 import { ClientRegistry } from '../tenancy/client-registry';
+import { sandboxSchemaName } from '../tenancy/sandbox-naming';
 import { SandboxSchemas } from '../tenancy/sandbox-schemas';
 import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
@@ -60,7 +61,7 @@ export class SandboxesService {
       .replace(/^_+|_+$/g, '')
       .slice(0, 40);
     if (!slug) throw AppError.validation([{ field: 'name', message: 'name must contain a letter or digit' }]);
-    const schemaName = `sandbox_${slug}`;
+    const schemaName = sandboxSchemaName(slug);
 
     // One creation at a time per database: the count and the name check hold until the row is saved.
     return this.databases.withSandboxCreationLock(client, async () => {

@@ -1,10 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RedisService } from '../redis/redis.service';
+import { isSandboxSchema } from './sandbox-naming';
 import { TenantClient } from './tenant-context';
 import { TenantDataSources } from './tenant-data-sources';
 
 const CHANNEL = 'sandboxes:changed';
-export const SANDBOX_SCHEMA_PATTERN = /^sandbox_[a-z0-9_]{1,55}$/;
 
 /** Cached set of sandbox schemas per client, so a sandbox header is checked without a query. */
 @Injectable()
@@ -21,7 +21,7 @@ export class SandboxSchemas implements OnModuleInit {
   }
 
   async exists(client: TenantClient, schema: string): Promise<boolean> {
-    if (!SANDBOX_SCHEMA_PATTERN.test(schema)) return false;
+    if (!isSandboxSchema(schema)) return false;
     let schemas = this.cache.get(client.identifier);
     if (!schemas) {
       schemas = this.load(client);

@@ -1,12 +1,14 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box';
-import { masterDataSourceProvider, MASTER_DATA_SOURCE } from '../database/master-data-source';
+import { masterDataSourceProvider } from '../database/master-data-source';
 import { ClientLinks } from './client-links';
 import { ClientRegistry } from './client-registry';
+import { PlatformDatabase } from './platform-database';
 import { PerClientRunner } from './per-client-runner';
 import { SandboxSchemas } from './sandbox-schemas';
 import { TenantDataSources } from './tenant-data-sources';
 import { TenantDatabase } from './tenant-database';
+import { TenantPools } from './tenant-pools';
 import { TenantMiddleware } from './tenant.middleware';
 
 @Global()
@@ -17,17 +19,20 @@ import { TenantMiddleware } from './tenant.middleware';
     ClientRegistry,
     TenantDataSources,
     TenantDatabase,
+    TenantPools,
+    PlatformDatabase,
     SandboxSchemas,
     PerClientRunner,
     TenantMiddleware,
     ClientLinks,
   ],
+  // The pool registry and the master DataSource stay inside: features get the facades.
   exports: [
-    MASTER_DATA_SOURCE,
     SecretBox,
     ClientRegistry,
-    TenantDataSources,
     TenantDatabase,
+    TenantPools,
+    PlatformDatabase,
     SandboxSchemas,
     PerClientRunner,
     ClientLinks,

@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { createDataSource } from '../database/data-source-factory';
 import { CLIENT_ENTITIES } from '../database/entities';
 import { MASTER_DATA_SOURCE } from '../database/master-data-source';
+import { pgPoolOf } from '../database/pg-pool';
 import { AppError } from '../common/errors/app-error';
 import { ClientRegistry } from './client-registry';
 import { TenantClient, tenantContext } from './tenant-context';
@@ -25,6 +26,9 @@ interface PgPoolStats {
 const WAIT_FOR_ROOM_MS = 5000;
 
 /**
+ * Internal to src/tenancy (an ESLint rule keeps it there): features reach data through
+ * TenantDatabase, pool figures through TenantPools, the platform registry through PlatformDatabase.
+ *
  * One DataSource (pg pool) per client database, opened on first use, kept in least-recently-used
  * order. Pools together never hold more than TENANT_CONNECTION_CEILING connections: opening a new
  * one first closes idle pools, oldest first. Pools unused for TENANT_POOL_IDLE_MS are closed.
@@ -145,7 +149,6 @@ export class TenantDataSources implements OnModuleDestroy {
   }
 
   private stats(entry: PoolEntry): PgPoolStats | undefined {
-    const driver = entry.dataSource?.driver as unknown as { master?: PgPoolStats } | undefined;
-    return driver?.master;
+    return pgPoolOf(entry.dataSource);
   }
 }

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
-import { PRODUCTION_SCHEMA, tenantContext } from './tenant-context';
+import { pgPoolOf } from '../database/pg-pool';
+import { PRODUCTION_SCHEMA, TenantClient, tenantContext } from './tenant-context';
 import { TenantDataSources } from './tenant-data-sources';
-
-type PgQuery = (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
 
 /**
  * What features use to reach the current tenant's data. Production work runs on the pool as it is
@@ -18,6 +17,14 @@ export class TenantDatabase {
 
   dataSource(): Promise<DataSource> {
     return this.dataSources.current();
+  }
+
+  /**
+   * A client's database whatever the current context: for work that spans tenants (relays,
+   * sweepers, buffered writes) or runs before the tenant is entered (token and login lookups).
+   */
+  forClient(client: TenantClient): Promise<DataSource> {
+    return this.dataSources.forClient(client);
   }
 
   /** Runs `work` with a manager bound to the tenant's schema; a transaction only for sandboxes. */
@@ -45,8 +52,7 @@ export class TenantDatabase {
     const dataSource = await this.dataSources.current();
     if (schema !== PRODUCTION_SCHEMA)
       return this.inTransaction(dataSource, schema, (m) => m.query(sql, params));
-    const pool = (dataSource.driver as unknown as { master: { query: PgQuery } }).master;
-    const result = await pool.query(sql, params);
+    const result = await pgPoolOf(dataSource)!.query(sql, params);
     return result.rows as T[];
   }
 

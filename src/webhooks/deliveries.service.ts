@@ -98,7 +98,7 @@ export class DeliveriesService {
       return updated;
     });
     this.metrics.deliveries.inc({ status: 'PENDING' });
-    await this.queue.enqueue(tenantContext.get().client, [{ id, webhookId: row.webhook_id }]);
+    await this.queue.enqueue([{ id, webhookId: row.webhook_id }]);
     return { data: toView(row) };
   }
 
@@ -116,7 +116,7 @@ export class DeliveriesService {
       return Number(row.id);
     });
     this.metrics.deliveries.inc({ status: 'PENDING' });
-    await this.attempts.run(client, id, { bypassLimit: true });
+    await this.attempts.run(id, { bypassLimit: true });
     return this.get(id);
   }
 

@@ -2,8 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { modifyReturning } from '../database/sql';
-import { TenantClient } from '../tenancy/tenant-context';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { TenantDatabase } from '../tenancy/tenant-database';
 import { DeliveryStore, DueDelivery } from './delivery-store';
 import { EndpointLimiter } from './endpoint-limiter';
 import { signDelivery } from './webhook-signing';
@@ -32,7 +31,7 @@ export class DeliveryAttempts {
   private readonly secretCache = new Map<string, string>();
 
   constructor(
-    private readonly dataSources: TenantDataSources,
+    private readonly db: TenantDatabase,
     private readonly sender: WebhookSender,
     private readonly secrets: SecretBox,
     private readonly limiter: EndpointLimiter,
@@ -42,15 +41,15 @@ export class DeliveryAttempts {
   ) {}
 
   /**
+   * One attempt of a delivery of the current tenant's client.
    * @param options.webhookId the delivery's webhook (from the job), so the per-endpoint cap is
    *   applied before any query; `bypassLimit` for the synchronous test ping.
    */
   async run(
-    client: TenantClient,
     deliveryId: number,
     options: { webhookId?: number; bypassLimit?: boolean } = {},
   ): Promise<AttemptOutcome> {
-    const ds = await this.dataSources.forClient(client);
+    const ds = await this.db.dataSource();
     const limited = !options.bypassLimit && options.webhookId !== undefined;
     if (limited && !this.limiter.tryAcquire(options.webhookId!)) {
       return { retryInMs: 100 + Math.floor(Math.random() * 200) };
@@ -58,7 +57,7 @@ export class DeliveryAttempts {
     let d: DueDelivery | null;
     let result: SendResult;
     try {
-      d = await this.store.due(client, deliveryId);
+      d = await this.store.due(deliveryId);
       if (!d) {
         await this.settleDisabled(ds.manager, deliveryId);
         return {};
@@ -71,7 +70,7 @@ export class DeliveryAttempts {
       { outcome: result.ok ? 'success' : 'failure' },
       result.durationMs / 1000,
     );
-    return this.record(client, ds.manager, d, result);
+    return this.record(ds.manager, d, result);
   }
 
   /** A delivery whose webhook was disabled meanwhile ends FAILED (a manual retry can revive it). */
@@ -121,15 +120,10 @@ export class DeliveryAttempts {
     });
   }
 
-  private async record(
-    client: TenantClient,
-    m: EntityManager,
-    d: DueDelivery,
-    result: SendResult,
-  ): Promise<AttemptOutcome> {
+  private async record(m: EntityManager, d: DueDelivery, result: SendResult): Promise<AttemptOutcome> {
     const attempt = d.attempt_count;
     if (result.ok) {
-      await this.store.succeeded(client, { id: d.id, status: result.status, durationMs: result.durationMs });
+      await this.store.succeeded({ id: d.id, status: result.status, durationMs: result.durationMs });
       this.metrics.deliveries.inc({ status: 'SUCCESS' });
       const recent = d.last_delivery_at && Date.now() - new Date(d.last_delivery_at).getTime() < 5000;
       if (!d.is_test && (d.consecutive_failures > 0 || !recent)) {

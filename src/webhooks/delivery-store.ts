@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import DataLoader from 'dataloader';
 import { modifyReturning } from '../database/sql';
-import { TenantClient } from '../tenancy/tenant-context';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { TenantClient, tenantContext } from '../tenancy/tenant-context';
+import { TenantDatabase } from '../tenancy/tenant-database';
 
 /** A delivery that may be attempted now, with what its webhook needs to send it. */
 export interface DueDelivery {
@@ -52,22 +52,24 @@ const MAX_BATCH = 200;
 export class DeliveryStore {
   private readonly loaders = new Map<string, ClientLoaders>();
 
-  constructor(private readonly dataSources: TenantDataSources) {}
+  constructor(private readonly db: TenantDatabase) {}
 
   /**
-   * Starts an attempt: counts it and answers the delivery, if it is PENDING or RETRYING and its
-   * webhook is active (or it is a test ping).
+   * Starts an attempt of the current client's delivery: counts it and answers the delivery, if it
+   * is PENDING or RETRYING and its webhook is active (or it is a test ping).
    */
-  due(client: TenantClient, deliveryId: number): Promise<DueDelivery | null> {
-    return this.of(client).due.load(deliveryId);
+  due(deliveryId: number): Promise<DueDelivery | null> {
+    return this.current().due.load(deliveryId);
   }
 
-  /** Records an attempt that succeeded: SUCCESS, its status and duration. */
-  succeeded(client: TenantClient, success: Success): Promise<void> {
-    return this.of(client).succeeded.load(success);
+  /** Records an attempt of the current client that succeeded: SUCCESS, its status and duration. */
+  succeeded(success: Success): Promise<void> {
+    return this.current().succeeded.load(success);
   }
 
-  private of(client: TenantClient): ClientLoaders {
+  /** The loaders of the current tenant's client: one batch never mixes two databases. */
+  private current(): ClientLoaders {
+    const { client } = tenantContext.get();
     const known = this.loaders.get(client.identifier);
     if (known) {
       known.client = client;
@@ -88,7 +90,7 @@ export class DeliveryStore {
   }
 
   private async loadDue(client: TenantClient, ids: readonly number[]) {
-    const ds = await this.dataSources.forClient(client);
+    const ds = await this.db.forClient(client);
     const rows = await modifyReturning<DueDelivery>(
       ds.manager,
       `UPDATE public.webhook_deliveries d SET attempt_count = d.attempt_count + 1, updated_at = clock_timestamp()
@@ -105,7 +107,7 @@ export class DeliveryStore {
   }
 
   private async writeSuccesses(client: TenantClient, rows: readonly Success[]) {
-    const ds = await this.dataSources.forClient(client);
+    const ds = await this.db.forClient(client);
     await ds.query(
       `UPDATE public.webhook_deliveries d
           SET status = 'SUCCESS', response_status = x.status,

@@ -1,8 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { tenantsToVisit } from '../events/tenants';
 import { PerClientRunner } from '../tenancy/per-client-runner';
-import { MASTER_CLIENT, TenantClient } from '../tenancy/tenant-context';
-import { TenantDataSources } from '../tenancy/tenant-data-sources';
+import { MASTER_CLIENT, PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../tenancy/tenant-context';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { runAsTenant } from '../tenancy/tenant-jobs';
+import { TenantPools } from '../tenancy/tenant-pools';
 import { QueuedDelivery, WebhookQueue } from './webhook-queue';
 import { WebhookSettings } from './webhook.settings';
 
@@ -22,7 +24,8 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
   private sweeping = false;
 
   constructor(
-    private readonly dataSources: TenantDataSources,
+    private readonly db: TenantDatabase,
+    private readonly pools: TenantPools,
     private readonly runner: PerClientRunner,
     private readonly queue: WebhookQueue,
     private readonly settings: WebhookSettings,
@@ -50,8 +53,9 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
     this.sweeping = true;
     let requeued = 0;
     try {
-      for (const client of tenantsToVisit(this.runner, this.dataSources, full)) {
-        requeued += await this.sweep(client).catch((err: Error) => {
+      for (const client of tenantsToVisit(this.runner, this.pools, full)) {
+        const tenant = { client, schema: PRODUCTION_SCHEMA, requestId: 'task:webhook-sweep' };
+        requeued += await runAsTenant(tenant, () => this.sweep()).catch((err: Error) => {
           this.logger.warn(`Sweep ${client.identifier}: ${err.message}`);
           return 0;
         });
@@ -62,8 +66,9 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
     return requeued;
   }
 
-  async sweep(client: TenantClient): Promise<number> {
-    const ds = await this.dataSources.forClient(client);
+  /** Re-enqueues the orphaned deliveries of the current tenant's client. */
+  async sweep(): Promise<number> {
+    const ds = await this.db.dataSource();
     // Only deliveries overdue by a whole sweep interval: those due just now are normally still in
     // the queue, and asking Redis about each of them would cost a busy worker two calls per delivery.
     const due: { id: string; webhook_id: number }[] = await ds.query(
@@ -76,10 +81,11 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
     const orphans: QueuedDelivery[] = [];
     for (const row of due) {
       const id = Number(row.id);
-      if (!(await this.queue.isLive(client, id))) orphans.push({ id, webhookId: row.webhook_id });
+      if (!(await this.queue.isLive(id))) orphans.push({ id, webhookId: row.webhook_id });
     }
-    await this.queue.enqueue(client, orphans);
-    if (orphans.length) this.logger.log(`Re-enqueued ${orphans.length} deliveries of ${client.identifier}`);
+    await this.queue.enqueue(orphans);
+    if (orphans.length)
+      this.logger.log(`Re-enqueued ${orphans.length} deliveries of ${tenantContext.get().client.identifier}`);
     return orphans.length;
   }
 
@@ -91,7 +97,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** Deletes delivery records older than the retention, in batches. */
   async purge(client: TenantClient): Promise<number> {
-    const ds = await this.dataSources.forClient(client);
+    const ds = await this.db.forClient(client);
     let total = 0;
     for (;;) {
       const [, count] = await ds.query(

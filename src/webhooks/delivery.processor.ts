@@ -1,13 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bull';
-import { PRODUCTION_SCHEMA, tenantContext } from '../tenancy/tenant-context';
+import { PRODUCTION_SCHEMA, TenantClient } from '../tenancy/tenant-context';
+import { runAsTenant } from '../tenancy/tenant-jobs';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryJob, RetryLater, WebhookQueue } from './webhook-queue';
 import { WebhookSettings } from './webhook.settings';
 
 /**
- * The Bull processor of deliveries (workers only): enters the tenant of the job and makes one
- * attempt; a failure with attempts left makes Bull run the same job again after the retry delay.
+ * The Bull processor of deliveries (workers only): enters the tenant the job was queued under and
+ * makes one attempt; a failure with attempts left makes Bull run the same job again after the
+ * retry delay.
  */
 @Injectable()
 export class DeliveryProcessor implements OnModuleInit {
@@ -22,11 +24,15 @@ export class DeliveryProcessor implements OnModuleInit {
   }
 
   async handle(job: Job<DeliveryJob>): Promise<void> {
-    const { client, deliveryId, webhookId } = job.data;
-    const store = { requestId: `job:webhook:${job.id}`, client, schema: PRODUCTION_SCHEMA };
-    const outcome = await tenantContext.run(store, () =>
-      this.attempts.run(client, deliveryId, { webhookId }),
-    );
+    const { deliveryId, webhookId } = job.data;
+    // Jobs queued before jobs carried their tenant (delayed retries survive a deploy) name only the client.
+    const legacy = (job.data as { client?: TenantClient }).client;
+    const tenant = job.data.tenant ?? {
+      client: legacy!,
+      schema: PRODUCTION_SCHEMA,
+      requestId: `job:webhook:${job.id}`,
+    };
+    const outcome = await runAsTenant(tenant, () => this.attempts.run(deliveryId, { webhookId }));
     if (outcome.retryInMs !== undefined) throw new RetryLater(outcome.retryInMs);
   }
 }

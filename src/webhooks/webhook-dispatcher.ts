@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { OutboxEvent } from '../events/domain-event';
 import { OutboxConsumer, OutboxRelay } from '../events/outbox-relay';
-import { TenantClient } from '../tenancy/tenant-context';
+import { tenantContext } from '../tenancy/tenant-context';
 import { buildPayload } from './webhook-payload';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookQueue } from './webhook-queue';
@@ -17,7 +17,8 @@ interface Subscriber {
 /**
  * Turns outbox events into deliveries: for each active webhook of the client database subscribed
  * to the code (or `*`), of the event's company or system-wide, a delivery row is created in the
- * relay's transaction; its job is enqueued after commit (job id = delivery id).
+ * relay's transaction; its job is enqueued after commit (job id `<client>:<delivery id>`). The
+ * relay runs this in the events' tenant context.
  */
 @Injectable()
 export class WebhookDispatcher implements OutboxConsumer, OnModuleInit {
@@ -31,7 +32,8 @@ export class WebhookDispatcher implements OutboxConsumer, OnModuleInit {
     this.relay.register(this);
   }
 
-  async consume(m: EntityManager, client: TenantClient, events: OutboxEvent[]) {
+  async consume(m: EntityManager, events: OutboxEvent[]) {
+    const { client } = tenantContext.get();
     const hooks: Subscriber[] = await m.query(
       'SELECT id, events, company_id, max_retries FROM public.webhooks WHERE is_active',
     );
@@ -57,10 +59,6 @@ export class WebhookDispatcher implements OutboxConsumer, OnModuleInit {
       cols,
     );
     this.metrics.deliveries.inc({ status: 'PENDING' }, rows.length);
-    return () =>
-      this.queue.enqueue(
-        client,
-        rows.map((r) => ({ id: Number(r.id), webhookId: r.webhook_id })),
-      );
+    return () => this.queue.enqueue(rows.map((r) => ({ id: Number(r.id), webhookId: r.webhook_id })));
   }
 }

@@ -1,13 +1,13 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import Bull from 'bull';
 import { AppConfig } from '../config/app-config';
-import { TenantClient } from '../tenancy/tenant-context';
+import { tenantContext } from '../tenancy/tenant-context';
+import { openJobQueue, TenantJob, tenantJobData } from '../tenancy/tenant-jobs';
 import { WebhookSettings } from './webhook.settings';
 
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
 
-export interface DeliveryJob {
-  client: TenantClient;
+export interface DeliveryJob extends TenantJob {
   deliveryId: number;
   webhookId: number;
 }
@@ -29,41 +29,39 @@ const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'paused']);
 /**
  * The Bull queue of deliveries: one job per delivery, its id `<client>:<delivery id>`, so adding the
  * same delivery again while it is queued does nothing. Retries reuse the job (custom backoff).
+ * Jobs are queued for the client of the current tenant context, which the job carries to the worker.
  */
 @Injectable()
 export class WebhookQueue implements OnModuleDestroy {
   readonly queue: Bull.Queue<DeliveryJob>;
 
   constructor(config: AppConfig, settings: WebhookSettings) {
-    this.queue = new Bull<DeliveryJob>(WEBHOOK_QUEUE, config.REDIS_URL, {
-      prefix: `${config.REDIS_PREFIX}:bull`,
-      settings: {
-        lockDuration: settings.WEBHOOK_JOB_LOCK_MS,
-        stalledInterval: settings.WEBHOOK_JOB_LOCK_MS,
-        maxStalledCount: 100,
-        backoffStrategies: {
-          webhook: (_attempts: number, err: Error) => (err instanceof RetryLater ? err.delayMs : 1000),
-        },
+    this.queue = openJobQueue<DeliveryJob>(config, WEBHOOK_QUEUE, {
+      lockDuration: settings.WEBHOOK_JOB_LOCK_MS,
+      stalledInterval: settings.WEBHOOK_JOB_LOCK_MS,
+      maxStalledCount: 100,
+      backoffStrategies: {
+        webhook: (_attempts: number, err: Error) => (err instanceof RetryLater ? err.delayMs : 1000),
       },
     });
-    this.queue.on('error', () => undefined);
   }
 
   async onModuleDestroy() {
     await this.queue.close().catch(() => undefined);
   }
 
-  jobId(client: TenantClient, deliveryId: number): string {
-    return `${client.identifier}:${deliveryId}`;
+  private jobId(clientIdentifier: string, deliveryId: number): string {
+    return `${clientIdentifier}:${deliveryId}`;
   }
 
-  async enqueue(client: TenantClient, deliveries: QueuedDelivery[], delayMs = 0): Promise<void> {
+  async enqueue(deliveries: QueuedDelivery[], delayMs = 0): Promise<void> {
     if (!deliveries.length) return;
+    const tenant = tenantJobData();
     await this.queue.addBulk(
       deliveries.map(({ id, webhookId }) => ({
-        data: { client, deliveryId: id, webhookId },
+        data: { tenant, deliveryId: id, webhookId },
         opts: {
-          jobId: this.jobId(client, id),
+          jobId: this.jobId(tenant.client.identifier, id),
           delay: delayMs,
           attempts: Number.MAX_SAFE_INTEGER,
           backoff: { type: 'webhook' },
@@ -74,9 +72,9 @@ export class WebhookQueue implements OnModuleDestroy {
     );
   }
 
-  /** True when the delivery has a job waiting, delayed or running. */
-  async isLive(client: TenantClient, deliveryId: number): Promise<boolean> {
-    const job = await this.queue.getJob(this.jobId(client, deliveryId));
+  /** True when the current client's delivery has a job waiting, delayed or running. */
+  async isLive(deliveryId: number): Promise<boolean> {
+    const job = await this.queue.getJob(this.jobId(tenantContext.get().client.identifier, deliveryId));
     return !!job && LIVE_STATES.has(await job.getState());
   }
 }

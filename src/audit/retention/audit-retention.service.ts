@@ -2,9 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Client as PgClient } from 'pg';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
-import { parseDatabaseUrl, quoteIdent, withAdminConnection } from '../../database/data-source-factory';
+import { parseDatabaseUrl, withAdminConnection } from '../../database/data-source-factory';
+import { quoteIdent } from '../../database/ddl';
 import { ClientDatabases } from '../../platform/client-databases.service';
 import { ClientRegistry } from '../../tenancy/client-registry';
+import { SANDBOX_SCHEMA_LIKE } from '../../tenancy/sandbox-naming';
 import { TenantClient } from '../../tenancy/tenant-context';
 import { AuditSettings } from '../audit.settings';
 import { DEFAULT_POLICY_KEY } from '../entities/retention-policy.entity';
@@ -65,8 +67,9 @@ export class AuditRetentionService {
   private async schemas(pg: PgClient): Promise<string[]> {
     const { rows } = await pg.query(
       `SELECT table_schema FROM information_schema.tables
-        WHERE table_name = 'audit_logs' AND (table_schema = 'public' OR table_schema LIKE 'sandbox\\_%')
+        WHERE table_name = 'audit_logs' AND (table_schema = 'public' OR table_schema LIKE $1)
         ORDER BY table_schema = 'public' DESC, table_schema`,
+      [SANDBOX_SCHEMA_LIKE],
     );
     return rows.map((r: { table_schema: string }) => r.table_schema);
   }

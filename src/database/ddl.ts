@@ -1,0 +1,128 @@
+import { Client as PgClient } from 'pg';
+import { DbTarget, withAdminConnection } from './data-source-factory';
+
+/**
+ * The one place that validates and quotes SQL identifiers and runs DDL. An identifier is lowercase
+ * letters, digits and `_`, starting with a letter or `_`, at most 63 characters (PostgreSQL's limit):
+ * anything else is refused before it reaches SQL, so quoting never has to escape.
+ */
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Column types custom tables may use; anything else is refused. */
+const COLUMN_TYPE =
+  /^(text|boolean|smallint|integer|bigint|serial|bigserial|real|double precision|date|timestamptz|jsonb|uuid|numeric(\(\d{1,3}(, ?\d{1,3})?\))?|varchar\(\d{1,5}\))$/;
+
+/** Advisory-lock class of schema DDL; the second key is the schema's hash. */
+const SCHEMA_DDL_LOCK = 7243200;
+
+export function isSafeIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name);
+}
+
+/** Double-quotes an identifier after checking it against the strict pattern above. */
+export function quoteIdent(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`Refusing unsafe SQL identifier: ${name}`);
+  return `"${name}"`;
+}
+
+/** A string literal for statements that take no parameters (CREATE ROLE ... PASSWORD). */
+export function quoteLiteral(value: string): string {
+  if (value.includes('\0')) throw new Error('Refusing a literal with a NUL byte');
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+export interface ColumnDefinition {
+  name: string;
+  /** One of the allowed types, e.g. `text`, `numeric(12,2)`, `timestamptz`. */
+  type: string;
+  nullable?: boolean;
+  primaryKey?: boolean;
+}
+
+function columnSql(column: ColumnDefinition): string {
+  const type = column.type.trim().toLowerCase();
+  if (!COLUMN_TYPE.test(type)) throw new Error(`Refusing column type: ${column.type}`);
+  const constraints = column.primaryKey ? ' PRIMARY KEY' : column.nullable === false ? ' NOT NULL' : '';
+  return `${quoteIdent(column.name)} ${type}${constraints}`;
+}
+
+/**
+ * DDL statements in one schema, issued inside the transaction `runSchemaDdl` opened. Table and
+ * column names go through `quoteIdent`; values through parameters.
+ */
+export class SchemaDdl {
+  constructor(
+    private readonly pg: PgClient,
+    readonly schema: string,
+  ) {}
+
+  /** `"schema"."table"`. */
+  table(name: string): string {
+    return `${quoteIdent(this.schema)}.${quoteIdent(name)}`;
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const { rows } = await this.pg.query(sql, params);
+    return rows as T[];
+  }
+
+  async createSchema(): Promise<void> {
+    await this.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.schema)}`);
+  }
+
+  async dropSchema(): Promise<void> {
+    await this.query(`DROP SCHEMA IF EXISTS ${quoteIdent(this.schema)} CASCADE`);
+  }
+
+  async createTable(name: string, columns: ColumnDefinition[]): Promise<void> {
+    if (!columns.length) throw new Error(`Table ${name} needs at least one column`);
+    await this.query(`CREATE TABLE ${this.table(name)} (${columns.map(columnSql).join(', ')})`);
+  }
+
+  async addColumn(table: string, column: ColumnDefinition): Promise<void> {
+    await this.query(`ALTER TABLE ${this.table(table)} ADD COLUMN ${columnSql(column)}`);
+  }
+
+  async dropColumn(table: string, column: string): Promise<void> {
+    await this.query(`ALTER TABLE ${this.table(table)} DROP COLUMN ${quoteIdent(column)}`);
+  }
+
+  async dropTable(name: string): Promise<void> {
+    await this.query(`DROP TABLE IF EXISTS ${this.table(name)}`);
+  }
+
+  /** Gives a login role the application's rights on the schema: rows and sequences, no DDL. */
+  async grantApplicationRights(role: string): Promise<void> {
+    const s = quoteIdent(this.schema);
+    const r = quoteIdent(role);
+    await this.query(`GRANT USAGE ON SCHEMA ${s} TO ${r}`);
+    await this.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${r}`);
+    await this.query(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ${s} TO ${r}`);
+  }
+}
+
+/**
+ * Runs `work` as one transaction on a short-lived administrative connection to `target`, holding
+ * the schema's DDL advisory lock (so two replicas never alter one schema at once) and with the
+ * schema first on the search_path. Rolls everything back when `work` throws.
+ */
+export async function runSchemaDdl<T>(
+  target: DbTarget,
+  schema: string,
+  work: (ddl: SchemaDdl) => Promise<T>,
+): Promise<T> {
+  const quoted = quoteIdent(schema);
+  return withAdminConnection(target, async (pg) => {
+    await pg.query('BEGIN');
+    try {
+      await pg.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [SCHEMA_DDL_LOCK, schema]);
+      await pg.query(`SELECT set_config('search_path', $1, true)`, [`${quoted}, public`]);
+      const result = await work(new SchemaDdl(pg, schema));
+      await pg.query('COMMIT');
+      return result;
+    } catch (err) {
+      await pg.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  });
+}

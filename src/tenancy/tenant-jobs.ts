@@ -1,0 +1,54 @@
+import Bull from 'bull';
+import { AppConfig } from '../config/app-config';
+import { isSandboxSchema } from './sandbox-naming';
+import { PRODUCTION_SCHEMA, TenantClient, tenantContext } from './tenant-context';
+
+/** The tenant a job was queued under, carried in its data and entered again by the worker. */
+export interface JobTenant {
+  client: TenantClient;
+  schema: string;
+  requestId: string;
+}
+
+/** Job data that carries its tenant. */
+export interface TenantJob {
+  tenant: JobTenant;
+}
+
+/** Captures the current tenant for a job being queued; throws outside a tenant context. */
+export function tenantJobData(): JobTenant {
+  const { client, schema, requestId } = tenantContext.get();
+  return { client, schema, requestId };
+}
+
+/**
+ * Runs a job's work inside the tenant it was queued under. Job data comes back from Redis, so
+ * the schema is checked again before it is trusted.
+ */
+export function runAsTenant<T>(tenant: JobTenant, work: () => T): T {
+  const { client, schema, requestId } = tenant;
+  if (schema !== PRODUCTION_SCHEMA && !isSandboxSchema(schema)) {
+    throw new Error(`Job carries an invalid schema: ${schema}`);
+  }
+  const store = {
+    requestId,
+    client: { identifier: client.identifier, id: client.id, isMaster: client.isMaster },
+    schema,
+  };
+  return tenantContext.run(store, work);
+}
+
+/**
+ * A Bull queue on the application's Redis, under its key prefix. Every queue of the application is
+ * opened this way (no @nestjs/bull): the provider owning it adds jobs in every process, and a
+ * processor provider, registered only where QUEUE_PROCESSORS_ENABLED, calls `process()`.
+ */
+export function openJobQueue<T>(
+  config: AppConfig,
+  name: string,
+  settings?: Bull.AdvancedSettings,
+): Bull.Queue<T> {
+  const queue = new Bull<T>(name, config.REDIS_URL, { prefix: `${config.REDIS_PREFIX}:bull`, settings });
+  queue.on('error', () => undefined);
+  return queue;
+}
