@@ -40,7 +40,10 @@ function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // a worker that starts late must not outlive the test
+      reject(new Error(`worker did not start:\n${output}`));
+    }, 30000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const running = /Worker running; probes on port (\d+)/.exec(output);
