@@ -38,9 +38,9 @@ export interface RecordsControllerSpec {
 /**
  * The five routes of a company-scoped resource (list, get, create, update, delete) as a controller
  * class to extend; the subclass adds the resource's own routes (named moves, count, ...) with
- * `@RecordRoute`. The DTO classes of the spec are what the validation pipe and Swagger see.
+ * `@RecordRoute`, calling its service as `this.records`, and needs no constructor. The DTO classes of the spec are what the validation pipe and Swagger see.
  */
-export function RecordsController(service: Type<RecordsApi>, spec: RecordsControllerSpec) {
+export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: RecordsControllerSpec) {
   const { one, resource } = spec;
   const summary = (route: Route, fallback: string) => spec.summaries?.[route] ?? fallback;
   const envelope = EnvelopeOf(spec.view);
@@ -48,7 +48,7 @@ export function RecordsController(service: Type<RecordsApi>, spec: RecordsContro
   @ApiTags(spec.tag)
   @Controller(spec.path)
   class Records {
-    constructor(@Inject(service) readonly records: RecordsApi) {}
+    constructor(@Inject(service) readonly records: S) {}
 
     @RecordRoute('GET', '', {
       summary: summary('list', `List ${spec.many} (paged, company-scoped)`),
