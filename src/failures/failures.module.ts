@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { UnitsModule } from '../units/units.module';
+import { RecordsModule } from '../records/records.module';
 import { FailuresController } from './failures.controller';
 import { FailuresService } from './failures.service';
 
-@Module({ imports: [UnitsModule], controllers: [FailuresController], providers: [FailuresService] })
+@Module({ imports: [RecordsModule], controllers: [FailuresController], providers: [FailuresService] })
 export class FailuresModule {}

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { RecordsModule } from '../records/records.module';
 import { UnitsController } from './units.controller';
-import { AssetChanges } from './asset-changes';
 import { UnitsService } from './units.service';
 
 @Module({
+  imports: [RecordsModule],
   controllers: [UnitsController],
-  providers: [UnitsService, AssetChanges],
-  exports: [UnitsService, AssetChanges],
+  providers: [UnitsService],
+  exports: [UnitsService],
 })
 export class UnitsModule {}

@@ -5,9 +5,10 @@ import { AppError } from '../common/errors/app-error';
 import { User } from './entities/user.entity';
 import { Role } from './entities/role.entity';
 
+import { companyScope } from '../records/company-scope';
+
 /** ADMIN and above see every user of the client; others only their own company's. */
-export const companyScope = (principal: Principal): number | null =>
-  hasRank(principal.role, 'ADMIN') ? null : (principal.companyId ?? -1);
+export { companyScope };
 
 export async function findUser(
   m: EntityManager,

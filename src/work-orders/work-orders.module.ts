@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { UnitsModule } from '../units/units.module';
+import { RecordsModule } from '../records/records.module';
 import { WorkOrdersController } from './work-orders.controller';
 import { WorkOrdersService } from './work-orders.service';
 
-@Module({ imports: [UnitsModule], controllers: [WorkOrdersController], providers: [WorkOrdersService] })
+@Module({ imports: [RecordsModule], controllers: [WorkOrdersController], providers: [WorkOrdersService] })
 export class WorkOrdersModule {}

@@ -70,7 +70,3 @@ export class UnitDto {
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date | string;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date | string;
 }
-
-export class UnitEnvelopeDto {
-  @ApiProperty({ type: UnitDto }) data: UnitDto;
-}

@@ -1,0 +1,115 @@
+import { Body, Controller, Inject, Param, Query, Type } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../auth/auth.decorators';
+import type { Resource } from '../auth/permissions';
+import { Principal } from '../auth/principal';
+import { IdParam } from '../common/validation/id-param.pipe';
+import { EnvelopeOf, PageOf } from './record-envelopes';
+import { RecordRoute } from './record-route.decorator';
+
+/** What a records controller calls; `RecordsService` plus the resource's list, create and update. */
+export interface RecordsApi {
+  list(principal: Principal, query: object): Promise<unknown>;
+  get(principal: Principal, id: number): Promise<unknown>;
+  create(principal: Principal, dto: object): Promise<unknown>;
+  update(principal: Principal, id: number, dto: object): Promise<unknown>;
+  remove(principal: Principal, id: number): Promise<void>;
+}
+
+type Route = 'list' | 'get' | 'create' | 'update' | 'remove';
+
+export interface RecordsControllerSpec {
+  /** Route prefix (`api/work-orders`) and Swagger tag. */
+  path: string;
+  tag: string;
+  /** Permissions are `{resource}:read|create|update|delete`. */
+  resource: Resource;
+  /** The record in words, singular and plural (`work order`, `work orders`). */
+  one: string;
+  many: string;
+  view: Type<unknown>;
+  create: Type<unknown>;
+  update: Type<unknown>;
+  query: Type<unknown>;
+  /** Summaries that say more than the default ones. */
+  summaries?: Partial<Record<Route, string>>;
+}
+
+/**
+ * The five routes of a company-scoped resource (list, get, create, update, delete) as a controller
+ * class to extend; the subclass adds the resource's own routes (named moves, count, ...) with
+ * `@RecordRoute`, calling its service as `this.records`, and needs no constructor. The DTO classes of the spec are what the validation pipe and Swagger see.
+ */
+export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: RecordsControllerSpec) {
+  const { one, resource } = spec;
+  const summary = (route: Route, fallback: string) => spec.summaries?.[route] ?? fallback;
+  const envelope = EnvelopeOf(spec.view);
+
+  @ApiTags(spec.tag)
+  @Controller(spec.path)
+  class Records {
+    constructor(@Inject(service) readonly records: S) {}
+
+    @RecordRoute('GET', '', {
+      summary: summary('list', `List ${spec.many} (paged, company-scoped)`),
+      permissions: [`${resource}:read`],
+      response: PageOf(spec.view),
+      badRequest: true,
+    })
+    list(@CurrentPrincipal() principal: Principal, @Query() query: object) {
+      return this.records.list(principal, query);
+    }
+
+    @RecordRoute('GET', ':id', {
+      summary: summary('get', `Get a ${one}`),
+      permissions: [`${resource}:read`],
+      response: envelope,
+      notFound: true,
+    })
+    get(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
+      return this.records.get(principal, id);
+    }
+
+    @RecordRoute('POST', '', {
+      summary: summary('create', `Create a ${one}`),
+      permissions: [`${resource}:create`],
+      response: envelope,
+      badRequest: true,
+    })
+    create(@CurrentPrincipal() principal: Principal, @Body() dto: object) {
+      return this.records.create(principal, dto);
+    }
+
+    @RecordRoute('PUT', ':id', {
+      summary: summary('update', `Update the given fields of a ${one}`),
+      permissions: [`${resource}:update`],
+      response: envelope,
+      notFound: true,
+      badRequest: true,
+    })
+    update(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number, @Body() dto: object) {
+      return this.records.update(principal, id, dto);
+    }
+
+    @RecordRoute('DELETE', ':id', {
+      summary: summary('remove', `Delete a ${one}`),
+      permissions: [`${resource}:delete`],
+      notFound: true,
+    })
+    remove(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
+      return this.records.remove(principal, id);
+    }
+  }
+  // The handlers above serve every resource: tell Nest (validation) and Swagger its DTO classes.
+  const paramTypes: Record<Route, unknown[]> = {
+    list: [Object, spec.query],
+    get: [Object, Number],
+    create: [Object, spec.create],
+    update: [Object, Number, spec.update],
+    remove: [Object, Number],
+  };
+  for (const [route, types] of Object.entries(paramTypes)) {
+    Reflect.defineMetadata('design:paramtypes', types, Records.prototype, route);
+  }
+  return Records;
+}

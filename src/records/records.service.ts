@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { DeepPartial, EntityManager } from 'typeorm';
+import { Principal } from '../auth/principal';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { findScoped } from './find-scoped';
+import { RecordChanges, RecordKind, ScopedRecord } from './record-changes';
+import { MoveTable } from './transitions';
+
+/**
+ * What every company-scoped resource answers the same way: get, delete and named moves, plus the
+ * audited insert and update its own `create` and `update` use. A resource's service extends it
+ * with its `kind` (no constructor needed) and writes only what is its own (references, derived fields, filters).
+ */
+@Injectable()
+export abstract class RecordsService<E extends ScopedRecord> {
+  protected abstract readonly kind: RecordKind<E>;
+
+  constructor(
+    protected readonly db: TenantDatabase,
+    protected readonly changes: RecordChanges,
+  ) {}
+
+  async get(principal: Principal, id: number): Promise<{ data: E }> {
+    return { data: await this.db.run((m) => this.find(m, principal, id)) };
+  }
+
+  async remove(principal: Principal, id: number): Promise<void> {
+    await this.db.transaction(async (m) => {
+      const record = await this.find(m, principal, id, true);
+      await this.beforeRemove(m, record);
+      await this.changes.removed(m, this.kind, record);
+    });
+  }
+
+  /** A named move of `table` in one transaction with its audit entry and event. */
+  async move<I>(principal: Principal, id: number, table: MoveTable<E>, name: string, input?: I) {
+    const data = await this.db.transaction((m) =>
+      this.changes.move(m, this.kind, table, name, { principal, id, input }),
+    );
+    return { data };
+  }
+
+  /** A check before a delete (e.g. 409 while other records use it). */
+  protected async beforeRemove(_m: EntityManager, _record: E): Promise<void> {}
+
+  protected find(m: EntityManager, principal: Principal, id: number, lock = false): Promise<E> {
+    return findScoped(m, this.kind.entity, this.kind.label, principal, id, lock);
+  }
+
+  protected async insert(m: EntityManager, values: DeepPartial<E>, message?: string): Promise<E> {
+    const repo = m.getRepository(this.kind.entity);
+    const record = await repo.save(repo.create(values));
+    await this.changes.created(m, this.kind, record, message);
+    return record;
+  }
+
+  /** Locks the record, lets `change` build its next state, saves it and records what differs. */
+  protected async change(
+    principal: Principal,
+    id: number,
+    change: (m: EntityManager, before: E) => Promise<E> | E,
+  ): Promise<{ data: E }> {
+    const data = await this.db.transaction(async (m) => {
+      const before = await this.find(m, principal, id, true);
+      const after = await m.getRepository(this.kind.entity).save(await change(m, before));
+      await this.changes.updated(m, this.kind, before, after);
+      return after;
+    });
+    return { data };
+  }
+}
