@@ -14,6 +14,12 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ PORT: 8080, MULTITENANCY_DATABASE_ENABLED: false, TENANT_POOL_MAX: 3 });
   });
 
+  it('compares the base domain the way request hosts are compared', () => {
+    expect(loadConfig({ MULTITENANCY_BASE_DOMAIN: 'Platform.Example.COM.' }).MULTITENANCY_BASE_DOMAIN).toBe(
+      'platform.example.com',
+    );
+  });
+
   it('names every bad setting', () => {
     expect(() => loadConfig({ PORT: 'eighty', MULTITENANCY_DATABASE_ENABLED: 'maybe' })).toThrow(
       /PORT[\s\S]*MULTITENANCY_DATABASE_ENABLED/,

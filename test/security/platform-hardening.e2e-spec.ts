@@ -77,7 +77,7 @@ describe('platform hardening', () => {
   beforeAll(async () => {
     sink = await new SmtpSink().start();
     t = await bootApp({
-      env: { SMTP_URL: sink.url, MULTITENANCY_BASE_DOMAIN: `${BASE}.`, METRICS_TOKEN },
+      env: { SMTP_URL: sink.url, MULTITENANCY_BASE_DOMAIN: BASE, METRICS_TOKEN },
     });
     root = await superAdminToken(t);
     acme = await provisionClient(t, sink, 'secacme', { subdomain: 'secacme' });
