@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import globalSetup from '../test/support/global-setup';
 import globalTeardown from '../test/support/global-teardown';
 
@@ -14,8 +15,9 @@ export async function withBenchRun(work: () => Promise<void>): Promise<void> {
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-/** Secrets of the app under bench: NODE_ENV=production refuses to start without them. */
+/** Secrets of the app under bench: NODE_ENV=production refuses to start without them (or with weak ones). */
 export const BENCH_SECRETS = {
   JWT_SECRET: 'bench-jwt-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
-  ENCRYPTION_KEY: 'b'.repeat(64),
+  // The same 32 well-mixed bytes in every bench process (replicas share the master database).
+  ENCRYPTION_KEY: createHash('sha256').update('svc-platform bench encryption key').digest('hex'),
 };

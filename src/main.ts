@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
+import { redactText } from './common/logging/redact';
 import { AppConfig, ConfigError } from './config/app-config';
 
 async function main() {
@@ -14,7 +15,7 @@ main().catch((err) => {
   if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);
   } else {
-    process.stderr.write(`Start failed: ${(err as Error).stack ?? err}\n`);
+    process.stderr.write(`Start failed: ${redactText(String((err as Error).stack ?? err))}\n`);
   }
   process.exit(1);
 });

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { createApp } from './app.factory';
+import { redactText } from './common/logging/redact';
 import { AppConfig, ConfigError } from './config/app-config';
 
 /** What a worker answers on its port; the API itself is served by the API processes. */
@@ -28,7 +29,9 @@ async function main() {
 
 main().catch((err) => {
   process.stderr.write(
-    err instanceof ConfigError ? `${err.message}\n` : `Start failed: ${(err as Error).stack ?? err}\n`,
+    err instanceof ConfigError
+      ? `${err.message}\n`
+      : `Start failed: ${redactText(String((err as Error).stack ?? err))}\n`,
   );
   process.exit(1);
 });

@@ -1,15 +1,18 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { HttpErrorEvent, httpErrorEvents } from '../common/errors/http-error-events';
+import { MetricsService } from '../metrics/metrics.service';
 import { tenantContext, TenantStore } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { AuditWriter } from './audit-writer';
 import { AuditSettings } from './audit.settings';
 
 /**
- * Records every error answer (4xx/5xx) in the audit trail of the request's tenant and schema, as an
- * ACCESS entry with `metadata.error = { status, code, message }` (plus method, path without query
- * string, requestId). It writes after the answer is on its way and never fails the request; errors
- * raised before a tenant was resolved (unknown client) have no tenant to be written to.
+ * Records every error answer (4xx/5xx) to an authenticated caller in the audit trail of the
+ * request's tenant and schema, as an ACCESS entry with `metadata.error = { status, code, message }`
+ * (plus method, path without query string, requestId). It writes after the answer is on its way and
+ * never fails the request. Errors of anonymous callers (no valid credential, or one not checked yet)
+ * only go to the debug log and the `http_anonymous_errors_total` metric: anyone can cause them, and
+ * writing them would let anyone fill a tenant's audit trail and open its database pool.
  */
 @Injectable()
 export class AuditErrorRecorder implements OnModuleInit, OnModuleDestroy {
@@ -21,6 +24,7 @@ export class AuditErrorRecorder implements OnModuleInit, OnModuleDestroy {
     private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
     private readonly settings: AuditSettings,
+    private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit() {
@@ -33,8 +37,15 @@ export class AuditErrorRecorder implements OnModuleInit, OnModuleDestroy {
   }
 
   private onError(event: HttpErrorEvent) {
+    if (event.status < 400) return;
     const store = tenantContext.peek();
-    if (!store || event.status < 400) return;
+    if (!store?.principal) {
+      this.metrics.anonymousErrors.inc({ status: String(event.status) });
+      this.logger.debug(
+        `Anonymous ${event.method} ${event.path.split('?')[0].slice(0, 300)} answered ${event.status} ${event.code} [${event.requestId}]`,
+      );
+      return;
+    }
     const task = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.write(store, event))
       .catch((err: Error) => this.logger.warn(`Could not record error answer: ${err.message}`))

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
@@ -11,6 +12,12 @@ describe('loadConfig', () => {
   it('converts and validates values', () => {
     const config = loadConfig({ PORT: '8080', MULTITENANCY_DATABASE_ENABLED: 'false', TENANT_POOL_MAX: '3' });
     expect(config).toMatchObject({ PORT: 8080, MULTITENANCY_DATABASE_ENABLED: false, TENANT_POOL_MAX: 3 });
+  });
+
+  it('compares the base domain the way request hosts are compared', () => {
+    expect(loadConfig({ MULTITENANCY_BASE_DOMAIN: 'Platform.Example.COM.' }).MULTITENANCY_BASE_DOMAIN).toBe(
+      'platform.example.com',
+    );
   });
 
   it('names every bad setting', () => {
@@ -33,7 +40,32 @@ describe('loadConfig', () => {
   it('requires real secrets in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET: must be set in production/);
     expect(() =>
-      loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'a'.repeat(64) }),
+      loadConfig({
+        NODE_ENV: 'production',
+        JWT_SECRET: randomBytes(32).toString('base64'),
+        ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      }),
     ).not.toThrow();
+  });
+
+  it.each([
+    ['JWT_SECRET', 'x'.repeat(40)],
+    ['JWT_SECRET', 'dev-only-jwt-secret-change-me-0123456789abcdef'],
+    ['ENCRYPTION_KEY', 'a'.repeat(64)],
+    ['ENCRYPTION_KEY', '0'.repeat(64)],
+    ['ENCRYPTION_KEY', '0123456789abcdef'.repeat(4)],
+  ])('refuses a weak %s in production without echoing it', (key, value) => {
+    const env = {
+      NODE_ENV: 'production',
+      JWT_SECRET: randomBytes(32).toString('base64'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      [key]: value,
+    };
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${key}: must`));
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect((err as Error).message).not.toContain(value);
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { ConfigError, loadSettings, toBool, toInt } from './load-settings';
+import { productionSecretProblems } from './production-secrets';
 
 export { ConfigError };
 
@@ -71,7 +72,11 @@ export class AppConfig {
   @IsBoolean()
   MULTITENANCY_DATABASE_ENABLED = true;
 
+  /** Lower-cased without a trailing dot, the way request hosts are compared with it. */
   @IsOptional()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.trim().toLowerCase().replace(/\.+$/, '') || undefined : value,
+  )
   @IsString()
   MULTITENANCY_BASE_DOMAIN?: string = undefined;
 
@@ -163,6 +168,27 @@ export class AppConfig {
   @Max(15)
   BCRYPT_ROUNDS = 10;
 
+  /** Largest JSON request body, in bytes, of every route but /auth/* (uploads have their own limits). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(10 * 1024 * 1024)
+  BODY_LIMIT_BYTES = 256 * 1024;
+
+  /** Largest JSON request body of /auth/*, in bytes: those routes are open to anyone. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(1024 * 1024)
+  AUTH_BODY_LIMIT_BYTES = 16 * 1024;
+
+  /** Deepest nesting of arrays and objects a JSON body may have; deeper bodies are refused unparsed. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(2)
+  @Max(256)
+  BODY_MAX_DEPTH = 32;
+
   /** Set false in a process that should only serve HTTP (Bull processors then run in workers). */
   @Transform(toBool)
   @IsBoolean()
@@ -180,12 +206,8 @@ export const SENSITIVE_SETTINGS = new Set<string>([
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const config = loadSettings(AppConfig, env);
   if (config.NODE_ENV === 'production') {
-    const missing = (['JWT_SECRET', 'ENCRYPTION_KEY'] as const).filter((key) => !env[key]);
-    if (missing.length) {
-      throw new ConfigError(
-        `Invalid configuration:\n  ${missing.map((k) => `${k}: must be set in production`).join('\n  ')}`,
-      );
-    }
+    const problems = productionSecretProblems(config, env);
+    if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   return config;
 }

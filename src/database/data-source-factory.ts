@@ -2,6 +2,7 @@ import { Client as PgClient } from 'pg';
 import { DataSource, MigrationInterface } from 'typeorm';
 import { CommitInsertsSubscriber } from './commit-inserts';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { QueryFailureLogger } from '../common/logging/query-failure-logger';
 
 export interface DbTarget {
   host: string;
@@ -53,6 +54,7 @@ export function createDataSource(target: DbTarget, settings: DataSourceSettings)
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     logging: ['error'],
+    logger: new QueryFailureLogger(),
     poolSize: settings.poolMax,
     extra: {
       max: settings.poolMax,

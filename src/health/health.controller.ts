@@ -1,15 +1,19 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Res } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorFunction, HealthIndicatorService } from '@nestjs/terminus';
 import type { Response } from 'express';
+import { timingSafeEqual } from 'node:crypto';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { Public } from '../auth/auth.decorators';
+import { Authenticator } from '../auth/authenticator.service';
 import { AppConfig } from '../config/app-config';
 import { StoresSettings } from '../config/stores.settings';
 import { RedisService } from '../redis/redis.service';
 import { TenantPools } from '../tenancy/tenant-pools';
 
 const TIMEOUT_MS = 2000;
+const CLIENT_CHECK = /^client:/;
 
 function withTimeout<T>(work: Promise<T>): Promise<T> {
   return Promise.race([
@@ -42,20 +46,48 @@ export class HealthController {
     private readonly redis: RedisService,
     private readonly config: AppConfig,
     private readonly stores: StoresSettings,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Overall status, database, Redis, every open client connection, feature flags' })
+  @ApiOperation({
+    summary: 'Overall status, database, Redis, stores, feature flags',
+    description:
+      'Every open client connection is listed too (`client:<identifier>`) for the metrics token or a SUPER_ADMIN credential only.',
+  })
   @ApiOkResponse({ description: 'Everything up' })
   @ApiServiceUnavailableResponse({ description: 'A component is down' })
-  async full(@Res() res: Response) {
+  async full(@Headers('authorization') authorization: string | undefined, @Res() res: Response) {
     // A pool being opened for a request is not a failure (state opening); its first query will tell.
     const clientChecks = this.pools
       .open()
       .map(({ identifier, ping }) => this.probe(`client:${identifier}`, ping));
-    await this.respond(res, [...this.coreChecks(), ...this.storeChecks(), ...clientChecks], {
-      features: this.features(),
-    });
+    const showClients = await this.maySeeClients(authorization);
+    await this.respond(
+      res,
+      [...this.coreChecks(), ...this.storeChecks(), ...clientChecks],
+      { features: this.features() },
+      showClients,
+    );
+  }
+
+  /** Client identifiers are for operators: the metrics token or a SUPER_ADMIN credential. */
+  private async maySeeClients(authorization: string | undefined): Promise<boolean> {
+    if (!authorization) return false;
+    const token = this.config.METRICS_TOKEN;
+    if (token) {
+      const given = Buffer.from(authorization);
+      const wanted = Buffer.from(`Bearer ${token}`);
+      if (given.length === wanted.length && timingSafeEqual(given, wanted)) return true;
+    }
+    try {
+      const principal = await this.moduleRef
+        .get(Authenticator, { strict: false })
+        .authenticate(authorization);
+      return principal.role === 'SUPER_ADMIN' && !principal.restricted;
+    } catch {
+      return false;
+    }
   }
 
   @Get('liveness')
@@ -112,13 +144,18 @@ export class HealthController {
     };
   }
 
-  private async respond(res: Response, checks: HealthIndicatorFunction[], extra: Record<string, unknown>) {
+  private async respond(
+    res: Response,
+    checks: HealthIndicatorFunction[],
+    extra: Record<string, unknown>,
+    showClients = true,
+  ) {
     try {
       const result = await this.health.check(checks);
-      res.status(200).json({ ...result, ...extra });
+      res.status(200).json({ ...(showClients ? result : withoutClients(result)), ...extra });
     } catch (err) {
-      const body = (err as { response?: object }).response ?? { status: 'error' };
-      res.status(503).json({ ...body, ...extra });
+      const body = (err as { response?: Record<string, unknown> }).response ?? { status: 'error' };
+      res.status(503).json({ ...(showClients ? body : withoutClients(body)), ...extra });
     }
   }
 
@@ -135,4 +172,16 @@ export class HealthController {
       influxConversationLog: Boolean(this.stores.AI_LOG_INFLUX_URL),
     };
   }
+}
+
+/** A terminus result without its `client:*` entries (in info, error and details). */
+function withoutClients(result: object): object {
+  const copy: Record<string, unknown> = { ...result };
+  for (const section of ['info', 'error', 'details']) {
+    const entries = copy[section];
+    if (entries && typeof entries === 'object') {
+      copy[section] = Object.fromEntries(Object.entries(entries).filter(([key]) => !CLIENT_CHECK.test(key)));
+    }
+  }
+  return copy;
 }

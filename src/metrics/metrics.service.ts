@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { TenantPools } from '../tenancy/tenant-pools';
 
 /** One registry per app instance (tests boot several in one process). */
@@ -7,6 +7,8 @@ import { TenantPools } from '../tenancy/tenant-pools';
 export class MetricsService {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Error answers to callers without a credential: counted here, never written to a tenant database. */
+  readonly anonymousErrors: Counter<'status'>;
 
   constructor(pools: TenantPools) {
     collectDefaultMetrics({ register: this.registry });
@@ -15,6 +17,12 @@ export class MetricsService {
       help: 'HTTP request duration by method, route template and status',
       labelNames: ['method', 'route', 'status'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [this.registry],
+    });
+    this.anonymousErrors = new Counter({
+      name: 'http_anonymous_errors_total',
+      help: 'Error answers (4xx/5xx) to requests without a valid credential, by status',
+      labelNames: ['status'],
       registers: [this.registry],
     });
     new Gauge({

@@ -189,6 +189,7 @@ export class ClientsService {
   }
 
   private async assertDomainsFree(subdomain?: string, customDomain?: string, exceptId?: number) {
+    if (customDomain) this.assertNotPlatformHost(customDomain);
     for (const [field, value] of [
       ['subdomain', subdomain],
       ['customDomain', customDomain],
@@ -201,6 +202,18 @@ export class ClientsService {
         .andWhere(exceptId ? 'c.id <> :exceptId' : '1=1', { exceptId })
         .getExists();
       if (taken) throw AppError.conflict(`${field} "${value}" is taken`);
+    }
+  }
+
+  /**
+   * A custom domain may not be the base domain nor a host under it: those route by subdomain (to
+   * another client, or to the master database), so the domain would take over someone else's host.
+   */
+  private assertNotPlatformHost(customDomain: string) {
+    const base = this.config.MULTITENANCY_BASE_DOMAIN;
+    const domain = customDomain.toLowerCase();
+    if (base && (domain === base || domain.endsWith(`.${base}`))) {
+      throw AppError.conflict(`customDomain "${customDomain}" is the base domain or a host under it`);
     }
   }
 }

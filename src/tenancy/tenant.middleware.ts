@@ -15,6 +15,9 @@ const first = (value: unknown): string | undefined => {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 };
 
+/** `Acme.Example.COM.` and `acme.example.com` name the same host: lower case, no trailing dot. */
+export const normalizeHost = (host: string | undefined) => (host ?? '').toLowerCase().replace(/\.+$/, '');
+
 /**
  * Resolves the client (X-Client-ID, ?client=, subdomain, custom domain, master) and the sandbox
  * (X-Tenant-ID, X-Sandbox-ID, ?sandbox=, public) of every request before authentication, and
@@ -48,8 +51,10 @@ export class TenantMiddleware implements NestMiddleware {
       if (named.toLowerCase() === MASTER_CLIENT.identifier) return MASTER_CLIENT;
       return this.usable(IDENTIFIER.test(named) ? this.registry.findByIdentifier(named) : undefined);
     }
-    const host = (req.hostname ?? '').toLowerCase();
-    const base = this.config.MULTITENANCY_BASE_DOMAIN?.toLowerCase();
+    const host = normalizeHost(req.hostname);
+    const base = this.config.MULTITENANCY_BASE_DOMAIN
+      ? normalizeHost(this.config.MULTITENANCY_BASE_DOMAIN)
+      : '';
     if (base && host !== base && host.endsWith(`.${base}`)) {
       return this.usable(this.registry.findByHost(host));
     }

@@ -195,7 +195,8 @@ describe('tenancy', () => {
   it('lists every open client connection in health', async () => {
     await units(t, acme.adminToken, { 'X-Client-ID': 'acme' });
     await units(t, beta.adminToken, { 'X-Client-ID': 'beta' });
-    const health = await t.http().get('/management/health');
+    // Client entries are for operators (anonymous callers see only the components and flags).
+    const health = await t.http().get('/management/health').set('Authorization', `Bearer ${root}`);
     expect(health.status).toBe(200);
     expect(health.body.status).toBe('ok');
     expect(health.body.details).toMatchObject({

@@ -4,6 +4,7 @@ import { QueryFailedError } from 'typeorm';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { AppError, EnvelopeBError, PlainMessageError } from './app-error';
 import { httpErrorEvents } from './http-error-events';
+import { JSON_TOO_DEEP } from '../http/json-depth';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -101,6 +102,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const bodyParserError = exception as { type?: string; status?: number; message?: string };
     if (bodyParserError?.type === 'entity.parse.failed') {
       return this.envelopeA(400, 'BAD_REQUEST', 'Malformed JSON body');
+    }
+    if (bodyParserError?.type === JSON_TOO_DEEP) {
+      return this.envelopeA(400, 'VALIDATION_ERROR', 'Validation failed', [
+        { field: 'body', message: bodyParserError.message ?? 'JSON body nests too deeply' },
+      ]);
     }
     if (bodyParserError?.type === 'entity.too.large') {
       return this.envelopeA(413, 'PAYLOAD_TOO_LARGE', 'Request body too large');

@@ -1,6 +1,7 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError, FieldError } from '../errors/app-error';
 import { ValidatedQueries } from './validated-queries';
+import { unsafeNumbers, unstorableStrings } from './well-formed-strings';
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
@@ -16,6 +17,13 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
 /** Query parameters that choose the tenant on any route; the tenancy middleware has consumed them. */
 const TENANT_QUERY_PARAMS = ['client', 'sandbox'];
 
+/** What the request carries: the pipe also runs for custom parameter decorators, which it leaves alone. */
+const REQUEST_VALUES = new Set<ArgumentMetadata['type']>(['body', 'query', 'param']);
+
+/**
+ * Before class-transformer, every string of the body, query and path (DTO or not) is checked for
+ * what PostgreSQL cannot store (NUL, lone surrogates); numbers of a validated query must be safe.
+ */
 export class AppValidationPipe extends ValidationPipe {
   private readonly queries = new ValidatedQueries();
 
@@ -23,10 +31,25 @@ export class AppValidationPipe extends ValidationPipe {
     if (metadata.type === 'query' && value && typeof value === 'object') {
       const rest = { ...(value as Record<string, unknown>) };
       for (const key of TENANT_QUERY_PARAMS) delete rest[key];
-      return this.queries.validate(rest, metadata.metatype, (query) => super.transform(query, metadata));
+      // Runs only for a query not validated before: a remembered one passed these checks already.
+      return this.queries.validate(rest, metadata.metatype, async (query) => {
+        assertStorable(query, metadata);
+        const dto: unknown = await super.transform(query, metadata);
+        const unsafe = dto && typeof dto === 'object' ? unsafeNumbers(dto) : [];
+        if (unsafe.length) throw AppError.validation(unsafe);
+        return dto;
+      });
     }
+    if (REQUEST_VALUES.has(metadata.type)) assertStorable(value, metadata);
     return super.transform(value, metadata);
   }
+}
+
+function assertStorable(value: unknown, metadata: ArgumentMetadata) {
+  const field =
+    typeof value === 'object' && value !== null ? (metadata.data ?? '') : (metadata.data ?? metadata.type);
+  const errors = unstorableStrings(value, field);
+  if (errors.length) throw AppError.validation(errors);
 }
 
 /** Whitelists DTO fields, rejects unknown ones and reports every failure as `{ field, message }`. */
