@@ -53,17 +53,17 @@ export class LoginLocks {
 
   /**
    * The lock that refuses a login of `user` from the current address, or null. Runs the same query
-   * for an unknown identifier (no user), so both cases take as long.
+   * for an unknown identifier (no user), so both cases take as long. `manager`: read in that
+   * transaction.
    */
-  async check(user: LockSubject | null): Promise<LockScope | null> {
-    const rows = await this.db.production<AddressRow[]>((m) =>
+  async check(user: LockSubject | null, manager?: EntityManager): Promise<LockScope | null> {
+    const read = (m: EntityManager): Promise<AddressRow[]> =>
       m.query(
         `SELECT locked_at, locked_until, last_success_at FROM public.login_addresses
           WHERE user_id = $1 AND address = $2`,
         [user?.id ?? 0, currentAddress()],
-      ),
-    );
-    const row = rows[0];
+      );
+    const [row] = manager ? await read(manager) : await this.db.production(read);
     if (!user) return null;
     const now = Date.now();
     const changedAt = user.passwordChangedAt?.getTime() ?? 0;

@@ -169,7 +169,7 @@ export class TwoFactorService {
         ) {
           throw AppError.unauthorized('Invalid token', 'INVALID_TOKEN');
         }
-        const lock = await this.locks.check(found);
+        const lock = await this.locks.check(found, tx);
         if (lock) return { user: found, accepted: false, lock };
         return { user: found, accepted: await accept(tx, found), lock: null };
       }),
