@@ -12,6 +12,7 @@ import {
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import type { NextFunction, Request, Response } from 'express';
+import type { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Observable } from 'rxjs';
 import { AppModule } from '../../src/app.module';
@@ -235,7 +236,11 @@ export async function bootControllerApp(
       authenticator.credentials.set(token, principalFor(credential));
       return `Bearer ${token}`;
     },
-    close: () => app.close(),
+    async close() {
+      // The test's keep-alive connections would otherwise hold the server (and the worker) open.
+      (app.getHttpServer() as Server).closeAllConnections();
+      await app.close();
+    },
   };
 }
 
