@@ -1,12 +1,31 @@
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
+/**
+ * Two tiers. `controller`: real controllers, guard, pipes and filter over stubbed services, no
+ * database, no Redis (`npm run test:controller`). `e2e`: unit specs and the end-to-end tests against
+ * PostgreSQL and Redis; its global setup runs only when one of its tests is selected.
+ */
 /** @type {import('jest').Config} */
 module.exports = {
-  rootDir: '.',
-  testEnvironment: 'node',
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,
   forceExit: false,
+  projects: [
+    {
+      displayName: 'controller',
+      rootDir: '.',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/controller/**/*.controller-spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      rootDir: '.',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+      transform,
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
 };

@@ -88,10 +88,12 @@ export class OutboxRelay implements OnModuleDestroy {
     }
   }
 
-  onModuleDestroy() {
+  /** Stops, then waits for the drains in flight: they use pools that close right after. */
+  async onModuleDestroy() {
     this.stopped = true;
     clearInterval(this.timer);
     for (const t of this.deferred.values()) clearTimeout(t);
+    await this.idle();
   }
 
   /** Drains the tenant's outbox soon; several nudges during a drain cause one more pass. */

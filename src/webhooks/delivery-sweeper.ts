@@ -22,6 +22,9 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly logger = new Logger(DeliverySweeper.name);
   private timers: NodeJS.Timeout[] = [];
   private sweeping = false;
+  private stopped = false;
+  /** Sweeps and purges under way; shutdown waits for them before the pools close. */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly db: TenantDatabase,
@@ -34,17 +37,24 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
   onApplicationBootstrap() {
     let tick = 1;
     const sweep = setInterval(
-      () => void this.sweepAll(tick++ % FULL_SWEEP_EVERY === 0),
+      () => this.track(this.sweepAll(tick++ % FULL_SWEEP_EVERY === 0)),
       this.settings.WEBHOOK_SWEEP_INTERVAL_MS,
     );
-    const purge = setInterval(() => void this.purgeAll(), PURGE_PERIOD_MS);
+    const purge = setInterval(() => this.track(this.purgeAll()), PURGE_PERIOD_MS);
     this.timers = [sweep, purge];
     this.timers.forEach((t) => t.unref());
-    void this.sweepAll(true);
+    this.track(this.sweepAll(true));
   }
 
-  onModuleDestroy() {
+  async onModuleDestroy() {
+    this.stopped = true;
     this.timers.forEach((t) => clearInterval(t));
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private track(work: Promise<unknown>) {
+    const settled = work.catch(() => undefined).finally(() => this.inFlight.delete(settled));
+    this.inFlight.add(settled);
   }
 
   /** @param full all tenants; otherwise those whose pool is open here (see tenantsToVisit). */
@@ -54,6 +64,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
     let requeued = 0;
     try {
       for (const client of tenantsToVisit(this.runner, this.pools, full)) {
+        if (this.stopped) break;
         const tenant = { client, schema: PRODUCTION_SCHEMA, requestId: 'task:webhook-sweep' };
         requeued += await runAsTenant(tenant, () => this.sweep()).catch((err: Error) => {
           this.logger.warn(`Sweep ${client.identifier}: ${err.message}`);

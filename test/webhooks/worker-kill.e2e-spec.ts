@@ -78,7 +78,11 @@ describe('a delivery survives a killed worker', () => {
     });
   }, 180_000);
   afterAll(async () => {
-    for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+    // Wait for the exits too: a child's pipes stay open handles of this worker until it is gone.
+    const live = workers.filter((w) => w.exitCode === null && w.signalCode === null);
+    const exits = live.map((w) => new Promise((resolve) => w.once('exit', resolve)));
+    for (const w of live) w.kill('SIGKILL');
+    await Promise.all(exits);
     await t?.close();
     await receiver?.stop();
   });

@@ -8,6 +8,7 @@ import { AuditRetentionService } from './audit-retention.service';
 export class RetentionScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(RetentionScheduler.name);
   private timer?: NodeJS.Timeout;
+  private running?: Promise<string[]>;
 
   constructor(
     private readonly settings: AuditSettings,
@@ -18,12 +19,16 @@ export class RetentionScheduler implements OnApplicationBootstrap, OnModuleDestr
   onApplicationBootstrap() {
     const period = this.settings.AUDIT_RETENTION_INTERVAL_MS;
     if (!period) return;
-    this.timer = setInterval(() => void this.tick(), period);
+    this.timer = setInterval(() => {
+      // One round at a time; shutdown waits for the one under way before the pools close.
+      this.running ??= this.tick().finally(() => (this.running = undefined));
+    }, period);
     this.timer.unref();
   }
 
-  onModuleDestroy() {
+  async onModuleDestroy() {
     if (this.timer) clearInterval(this.timer);
+    await this.running;
   }
 
   /** One round over every active client; returns the identifiers this replica handled. */
