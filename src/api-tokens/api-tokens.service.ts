@@ -8,6 +8,7 @@ import { AppError } from '../common/errors/app-error';
 import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { ApiTokenAuthenticatorService } from './api-token-authenticator.service';
+import { refuseApiToken } from './api-token-limits';
 import { toPermissions } from './api-token-permissions';
 import { ApiTokenDto, CreateApiTokenDto, CreatedApiTokenEnvelopeDto } from './dto/api-token.dto';
 import { ApiToken, ResourcePermission } from './entities/api-token.entity';
@@ -37,7 +38,7 @@ export class ApiTokensService {
   ) {}
 
   async create(principal: Principal, dto: CreateApiTokenDto): Promise<CreatedApiTokenEnvelopeDto> {
-    if (principal.via !== 'jwt') throw AppError.forbidden('An API token cannot create API tokens');
+    refuseApiToken(principal, 'create API tokens');
     const isFullAccess = dto.isFullAccess ?? false;
     const permissions: ResourcePermission[] = (dto.permissions ?? []).map((p) => ({
       resourceName: p.resourceName,

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { settingsProvider } from '../config/config.module';
 import { UserQuota } from '../users/user-quota';
+import { LoginLocks } from './account-lock';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
@@ -42,6 +43,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     TwoFactorService,
     UserQuota,
     AuthService,
+    LoginLocks,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [

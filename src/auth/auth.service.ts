@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { User } from '../users/entities/user.entity';
-import { clearFailedLogins, recordFailedLogin } from './account-lock';
+import { accountLocked, LoginLocks } from './account-lock';
 import { AuthSettings } from './auth.settings';
 import { clientAddress, clientIdentifier, normalizeIdentifier } from './client-address';
 import { LoginDto } from './dto/login.dto';
@@ -18,8 +18,8 @@ const invalidCredentials = () =>
   AppError.unauthorized('Invalid identifier or password', 'INVALID_CREDENTIALS');
 
 /**
- * Password login: rate limit first (DECISIONS.md), then the password (always hashed, so unknown
- * identifiers take as long as wrong passwords), then the lock, block and confirmation states.
+ * Password login: rate limit first, then the password (always hashed, so unknown identifiers take as
+ * long as wrong passwords), then the locks (LoginLocks), block and confirmation states.
  */
 @Injectable()
 export class AuthService {
@@ -31,6 +31,7 @@ export class AuthService {
     private readonly limiter: RateLimiter,
     private readonly securityAudit: SecurityAudit,
     private readonly challenges: TwoFactorChallenges,
+    private readonly locks: LoginLocks,
   ) {}
 
   async login(dto: LoginDto): Promise<LoginResponse | TwoFactorPending> {
@@ -39,34 +40,24 @@ export class AuthService {
     await this.limiter.consume('login', limits);
     const user = await this.findByIdentifier(identifier);
     const valid = await this.hasher.verify(dto.password, user?.passwordHash);
+    const lock = await this.locks.check(user);
     if (!user) {
-      // The same statement as a wrong password (matching no row), so both failures take as long.
-      await this.db.production((m) =>
-        recordFailedLogin(m, 0, this.settings.AUTH_LOCK_THRESHOLD, this.settings.AUTH_LOCK_SECONDS),
-      );
+      // The same statements as a wrong password (matching no row), so both failures take as long.
+      await this.locks.failed(null);
       await this.failed(null, identifier, 'unknown identifier');
       throw invalidCredentials();
     }
-    if (user.lockedUntil && user.lockedUntil.getTime() > Date.now()) {
-      await this.failed(user.id, user.email, 'account locked');
-      throw new AppError(423, 'ACCOUNT_LOCKED', 'Account is locked; try again later');
+    if (lock) {
+      await this.failed(
+        user.id,
+        user.email,
+        lock === 'address' ? 'locked for this address' : 'account locked',
+      );
+      throw accountLocked();
     }
     if (!valid) {
-      const { lockedNow } = await this.db.production((m) =>
-        recordFailedLogin(m, user.id, this.settings.AUTH_LOCK_THRESHOLD, this.settings.AUTH_LOCK_SECONDS),
-      );
+      await this.locks.failed(user);
       await this.failed(user.id, user.email, 'wrong password');
-      if (lockedNow) {
-        await this.securityAudit.record('ACCOUNT_LOCKED', {
-          action: 'UPDATE',
-          entityType: 'User',
-          entityId: user.id,
-          userId: user.id,
-          username: user.email,
-          message: `Account locked after ${this.settings.AUTH_LOCK_THRESHOLD} failed logins`,
-          metadata: { lockSeconds: this.settings.AUTH_LOCK_SECONDS },
-        });
-      }
       throw invalidCredentials();
     }
     if (user.blocked) {
@@ -74,7 +65,7 @@ export class AuthService {
       if (!user.confirmed) throw AppError.forbidden('E-mail address not confirmed', 'EMAIL_NOT_CONFIRMED');
       throw invalidCredentials();
     }
-    await this.db.production((m) => clearFailedLogins(m, user.id));
+    // With two-factor the failure count stays until the second step succeeds: wrong codes add to it.
     if (user.twoFactorEnabled) {
       await this.securityAudit.record('LOGIN_2FA_REQUIRED', {
         action: 'LOGIN',
@@ -88,6 +79,7 @@ export class AuthService {
       return { requires2FA: true, tempToken: this.challenges.issue(user) };
     }
     const session = await this.sessions.issue(user);
+    await this.locks.succeeded(user.id);
     await this.securityAudit.record('LOGIN_SUCCESS', {
       action: 'LOGIN',
       entityType: 'User',
@@ -101,7 +93,7 @@ export class AuthService {
   }
 
   /**
-   * Attempts per address, and per address and identifier (DECISIONS.md: 5 a minute, 30 a minute).
+   * Attempts per address, and per address and identifier (5 a minute, 30 a minute by default).
    * Every attempt counts, and the limit is checked before the password.
    */
   private loginLimits(identifier: string): Limit[] {

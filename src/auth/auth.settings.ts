@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { toInt } from '../config/load-settings';
 
 /** Settings of authentication (read from the environment like AppConfig). */
@@ -25,14 +25,39 @@ export class AuthSettings {
   @Max(720)
   EMAIL_CONFIRMATION_TTL_HOURS = 48;
 
-  /** Failed password logins in a row that lock an account. */
+  /** Failed logins in a row from one client address that lock the account for that address. */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(100)
   AUTH_LOCK_THRESHOLD = 5;
 
-  /** How long a locked account stays locked (15 minutes). */
+  /**
+   * Failed logins in a row from any address that lock the whole account (0: no account-wide lock).
+   * At least AUTH_LOCK_THRESHOLD, so one address meets its own lock first.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10000)
+  @ValidateBy({
+    name: 'notBelowAddressLock',
+    validator: {
+      validate: (value, args) =>
+        value === 0 || (value as number) >= (args!.object as AuthSettings).AUTH_LOCK_THRESHOLD,
+      defaultMessage: () => 'AUTH_ACCOUNT_LOCK_THRESHOLD must be 0 (off) or at least AUTH_LOCK_THRESHOLD',
+    },
+  })
+  AUTH_ACCOUNT_LOCK_THRESHOLD = 20;
+
+  /** Days a successful login from an address lets that address pass the account-wide lock (0: never). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(365)
+  AUTH_KNOWN_ADDRESS_DAYS = 30;
+
+  /** How long a lock lasts, for one address or the whole account (15 minutes). */
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { TenantDatabase } from '../tenancy/tenant-database';
+import { tenantContext } from '../tenancy/tenant-context';
 import { User } from '../users/entities/user.entity';
+import { AuthStateCache } from './auth-state.cache';
 import { SecurityAudit } from './security-audit';
 import { SessionService } from './session.service';
 import { sha256 } from './token-hash';
@@ -30,6 +32,7 @@ export class RefreshTokenService {
     private readonly db: TenantDatabase,
     private readonly sessions: SessionService,
     private readonly securityAudit: SecurityAudit,
+    private readonly cache: AuthStateCache,
   ) {}
 
   async refresh(token: string): Promise<RefreshResponse> {
@@ -77,27 +80,33 @@ export class RefreshTokenService {
     }
   }
 
-  /** Revokes the family of a refresh token (logout). Unknown tokens answer 401. */
+  /**
+   * Logout: ends every session of the token's user, the access tokens issued before included (the
+   * token version moves on). A token that is unknown, or already revoked, answers 401.
+   */
   async logout(token: string): Promise<void> {
-    const [rows] = await this.db.production((m) =>
-      m.query(
-        `UPDATE public.refresh_tokens SET revoked_at = now()
-          WHERE family_id = (SELECT family_id FROM public.refresh_tokens WHERE token_hash = $1)
-            AND revoked_at IS NULL
-          RETURNING user_id, (SELECT u.email FROM public.users u WHERE u.id = refresh_tokens.user_id) AS email`,
-        [sha256(token)],
-      ),
+    const user = await this.db.production((m) =>
+      m.transaction(async (tx) => {
+        const [row] = await tx.query(
+          `SELECT t.user_id, u.email FROM public.refresh_tokens t JOIN public.users u ON u.id = t.user_id
+            WHERE t.token_hash = $1 AND t.revoked_at IS NULL
+            FOR UPDATE OF u`,
+          [sha256(token)],
+        );
+        if (!row) return null;
+        await this.sessions.endAll(tx, row.user_id);
+        return { id: row.user_id as number, email: row.email as string };
+      }),
     );
-    const row = (rows as { user_id: number; email: string }[])[0];
-    if (!row) throw invalid();
-    const userId = row.user_id;
+    if (!user) throw invalid();
+    await this.cache.invalidate(tenantContext.get().client.identifier, user.id);
     await this.securityAudit.record('LOGOUT', {
       action: 'LOGOUT',
       entityType: 'User',
-      entityId: userId,
-      userId,
-      username: row.email,
-      message: 'Logged out',
+      entityId: user.id,
+      userId: user.id,
+      username: user.email,
+      message: 'Logged out: every session of the user ended',
     });
   }
 }

@@ -93,6 +93,19 @@ export class SessionService {
     return value;
   }
 
+  /**
+   * Ends every session issued so far (logout, block): revokes the refresh tokens and bumps the token
+   * version, so every access token and pending two-factor challenge issued before stops at once.
+   * The caller invalidates the AuthStateCache entry of the user once the transaction commits.
+   */
+  async endAll(manager: EntityManager, userId: number): Promise<void> {
+    await this.revokeAll(manager, userId);
+    await manager.query(
+      'UPDATE public.users SET token_version = token_version + 1, updated_at = now() WHERE id = $1',
+      [userId],
+    );
+  }
+
   /** Revokes every refresh token of a user (password change, reset, block, delete). */
   async revokeAll(manager: EntityManager, userId: number): Promise<void> {
     await manager.query(

@@ -26,7 +26,8 @@ export class UserAccessService {
     return this.change(principal, id, !blocked, async (tx, user) => {
       if (user.blocked === blocked) return user;
       await tx.query('UPDATE public.users SET blocked = $2, updated_at = now() WHERE id = $1', [id, blocked]);
-      if (blocked) await this.sessions.revokeAll(tx, id);
+      // Every session issued before the block ends for good: unblocking does not bring it back.
+      if (blocked) await this.sessions.endAll(tx, id);
       await this.audit.record(tx, {
         action: 'UPDATE',
         entityType: 'User',

@@ -9,6 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
+import { refuseApiToken } from '../api-tokens/api-token-limits';
 import { Principal } from '../auth/principal';
 import {
   AssignRoleDto,
@@ -52,16 +53,21 @@ export class UsersAdminController {
   @Authenticated({ permissions: ['users:create'] })
   @ApiOperation({
     summary: 'Create a user (counts toward maxUsers); without password a setup link is mailed',
+    description: 'Signed-in users only: an API token answers 403.',
   })
   @ApiCreatedResponse({ type: UserEnvelopeDto })
   @ApiConflictResponse({ description: 'E-mail or username taken, or the client is at maxUsers' })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateUserDto) {
+    refuseApiToken(principal, 'create users');
     return this.users.create(principal, dto);
   }
 
   @Put(':id')
   @Authenticated({ permissions: ['users:update'] })
-  @ApiOperation({ summary: 'Update the given fields of a user' })
+  @ApiOperation({
+    summary: 'Update the given fields of a user',
+    description: 'An API token may not change the e-mail or username (403).',
+  })
   @ApiOkResponse({ type: UserEnvelopeDto })
   update(
     @CurrentPrincipal() principal: Principal,
@@ -109,13 +115,17 @@ export class UsersAdminController {
 
   @Put(':id/role')
   @Authenticated({ permissions: ['users:update'] })
-  @ApiOperation({ summary: 'Assign a role (not above the caller’s own)' })
+  @ApiOperation({
+    summary: 'Assign a role (not above the caller’s own)',
+    description: 'Signed-in users only: an API token answers 403.',
+  })
   @ApiOkResponse({ type: UserEnvelopeDto })
   assignRole(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdParam) id: number,
     @Body() dto: AssignRoleDto,
   ) {
+    refuseApiToken(principal, 'assign roles');
     return this.access.assignRole(principal, id, dto.roleId);
   }
 

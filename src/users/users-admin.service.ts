@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { refuseApiToken } from '../api-tokens/api-token-limits';
 import { AuditWriter, diffChanges } from '../audit/audit-writer';
 import { AuthSettings } from '../auth/auth.settings';
 import { AuthStateCache } from '../auth/auth-state.cache';
@@ -116,6 +117,7 @@ export class UsersAdminService {
         const email = dto.email !== undefined ? normalizeIdentifier(dto.email) : before.email;
         const username = dto.username !== undefined ? normalizeIdentifier(dto.username) : before.username;
         if (email !== before.email || username !== before.username) {
+          refuseApiToken(principal, 'change the e-mail or username of a user');
           await this.ensureFree(tx, email, username, id);
         }
         if (dto.companyId !== undefined) await ensureCompany(tx, dto.companyId);

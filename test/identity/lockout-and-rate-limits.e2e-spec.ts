@@ -5,6 +5,7 @@ import { as, bootIdentityApp, createUser, loginFull, queryMaster, sleep } from '
 const ENV = {
   AUTH_RATE_WINDOW_SECONDS: '3',
   AUTH_LOCK_SECONDS: '5',
+  AUTH_ACCOUNT_LOCK_THRESHOLD: '5',
   AUTH_LOGIN_LIMIT_PER_IDENTIFIER: '5',
   AUTH_LOGIN_LIMIT_PER_ADDRESS: '30',
 };

@@ -6,6 +6,7 @@ import { AppError } from '../../common/errors/app-error';
 import { modifyReturning } from '../../database/sql';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { User } from '../../users/entities/user.entity';
+import { accountLocked, LockScope, LoginLocks } from '../account-lock';
 import { AuthSettings } from '../auth.settings';
 import { clientAddress, clientIdentifier } from '../client-address';
 import { Principal } from '../principal';
@@ -42,6 +43,7 @@ export class TwoFactorService {
     private readonly jwt: JwtService,
     private readonly audit: AuditWriter,
     private readonly securityAudit: SecurityAudit,
+    private readonly locks: LoginLocks,
   ) {}
 
   async enable(principal: Principal): Promise<EnrolmentResponse> {
@@ -155,8 +157,8 @@ export class TwoFactorService {
     ]);
     const claims = await this.challenges.open(tempToken);
     const userId = Number(claims.sub);
-    const user = await this.db.production((m) =>
-      m.transaction(async (tx) => {
+    const outcome = await this.db.production((m) =>
+      m.transaction(async (tx): Promise<{ user: User; accepted: boolean; lock: LockScope | null }> => {
         const found = await this.load(tx, userId, true).catch(() => null);
         if (
           !found ||
@@ -167,26 +169,32 @@ export class TwoFactorService {
         ) {
           throw AppError.unauthorized('Invalid token', 'INVALID_TOKEN');
         }
-        return (await accept(tx, found)) ? found : null;
+        const lock = await this.locks.check(found, tx);
+        if (lock) return { user: found, accepted: false, lock };
+        return { user: found, accepted: await accept(tx, found), lock: null };
       }),
     );
-    if (!user) {
+    const { user } = outcome;
+    if (outcome.lock) {
+      await this.loginFailed(
+        user,
+        method,
+        outcome.lock === 'address' ? 'locked for this address' : 'account locked',
+      );
+      throw accountLocked();
+    }
+    if (!outcome.accepted) {
       await this.challenges.failed(claims.jti);
-      await this.securityAudit.record('LOGIN_FAILED', {
-        action: 'LOGIN',
-        entityType: 'User',
-        entityId: userId,
-        userId,
-        username: claims.email,
-        message: 'Two-factor login failed: wrong code',
-        metadata: { success: false, method },
-      });
+      // A wrong second factor is a failed login: it counts toward both locks like a wrong password.
+      await this.locks.failed(user);
+      await this.loginFailed(user, method, 'wrong code');
       throw wrongCode();
     }
     if (!(await this.challenges.consume(claims.jti))) {
       throw AppError.unauthorized('This two-factor challenge has ended; log in again', 'INVALID_TOKEN');
     }
     const session = await this.sessions.issue(user);
+    await this.locks.succeeded(user.id);
     await this.securityAudit.record('LOGIN_SUCCESS', {
       action: 'LOGIN',
       entityType: 'User',
@@ -197,6 +205,18 @@ export class TwoFactorService {
       metadata: { success: true, method },
     });
     return session;
+  }
+
+  private loginFailed(user: User, method: string, reason: string) {
+    return this.securityAudit.record('LOGIN_FAILED', {
+      action: 'LOGIN',
+      entityType: 'User',
+      entityId: user.id,
+      userId: user.id,
+      username: user.email,
+      message: `Two-factor login failed: ${reason}`,
+      metadata: { success: false, method, reason },
+    });
   }
 
   private acceptSecondFactor(tx: EntityManager, user: User, code: string): Promise<boolean> {
