@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
 import { ConfigError } from '../../src/config/app-config';
-import { MASTER_DATA_SOURCE } from '../../src/database/master-data-source';
+import { TenantDatabase } from '../../src/tenancy/tenant-database';
+import { MASTER_CLIENT } from '../../src/tenancy/tenant-context';
 import { clientDatabase, sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import {
@@ -265,7 +265,7 @@ describe('platform hardening', () => {
     afterEach(() => spies.forEach((spy) => spy.mockRestore()));
 
     it('logs a failing query without its parameters', async () => {
-      const master = t.app.get<DataSource>(MASTER_DATA_SOURCE);
+      const master = await t.app.get(TenantDatabase).forClient(MASTER_CLIENT);
       const headers = JSON.stringify({ Authorization: 'Bearer hook-secret-value' });
       await expect(
         master.query('SELECT $1::text, $2::text FROM no_such_table', [BCRYPT, headers]),
