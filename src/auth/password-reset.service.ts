@@ -100,7 +100,7 @@ export class PasswordResetService {
         userId: user?.id ?? null,
         username: user?.email ?? normalized,
         message: !user
-          ? 'Password reset requested for an address without an account; no mail sent'
+          ? 'Password reset requested for an address without an active account; no mail sent'
           : allowed
             ? 'Password reset requested'
             : 'Password reset requested past the limit; no mail sent',
