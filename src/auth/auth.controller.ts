@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
@@ -20,6 +21,7 @@ import { LogoutResponseDto, RefreshResponseDto, RefreshTokenDto } from './dto/re
 import { EmailConfirmationResponseDto, RegisterDto, RegisterResponseDto } from './dto/register.dto';
 import { EnvelopeBResponseDto, ResetPasswordDto } from './dto/reset-password.dto';
 import { PasswordResetService } from './password-reset.service';
+import { PublicAddressLimit } from './public-address-limit.guard';
 import { RefreshTokenService } from './refresh-token.service';
 import { RegistrationService } from './registration.service';
 
@@ -47,19 +49,31 @@ export class AuthController {
 
   @Post('local/register')
   @Public()
-  @ApiOperation({ summary: 'Register a VIEWER account, blocked until the e-mail is confirmed' })
+  @UseGuards(PublicAddressLimit)
+  @ApiOperation({
+    summary:
+      'Register a VIEWER account of a client, blocked until the e-mail is confirmed; the same answer (and a mail to the owner) for a taken address',
+  })
   @ApiCreatedResponse({ type: RegisterResponseDto })
-  @ApiConflictResponse({ description: 'E-mail taken or the client is at maxUsers' })
+  @ApiForbiddenResponse({
+    description: 'REGISTRATION_CLOSED: the master database, or registration turned off',
+  })
+  @ApiConflictResponse({ description: 'The client is at maxUsers' })
+  @ApiResponse({ status: 503, description: 'BUSY: too many password hashes waiting, with Retry-After' })
+  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED per address, with Retry-After' })
   register(@Body() dto: RegisterDto) {
     return this.registration.register(dto);
   }
 
   @Get('email-confirmation')
   @Public()
+  @UseGuards(PublicAddressLimit)
   @ApiOperation({ summary: 'Confirm an e-mail address with the token from the registration mail' })
   @ApiQuery({ name: 'confirmation', required: true })
   @ApiOkResponse({ type: EmailConfirmationResponseDto })
   @ApiBadRequestResponse({ description: 'Missing, invalid or expired token' })
+  @ApiConflictResponse({ description: 'The client is at maxUsers' })
+  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED per address, with Retry-After' })
   confirm(@Query('confirmation') confirmation: unknown) {
     return this.registration.confirm(confirmation);
   }
@@ -88,22 +102,27 @@ export class AuthController {
 
   @Post('forgot-password')
   @Public()
+  @UseGuards(PublicAddressLimit)
   @HttpCode(200)
   @ApiOperation({ summary: 'Mail a reset link; same answer whether or not the e-mail exists' })
   @ApiBody({ type: ForgotPasswordDto })
   @ApiOkResponse({ type: EnvelopeBResponseDto })
   @ApiBadRequestResponse({ type: EnvelopeBResponseDto, description: 'Email is required' })
+  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED per address, with Retry-After' })
   forgotPassword(@Body() body: unknown) {
     return this.resets.forgot(body);
   }
 
   @Post('reset-password')
   @Public()
+  @UseGuards(PublicAddressLimit)
   @HttpCode(200)
   @ApiOperation({ summary: 'Set a new password with the code from a reset or password-setup e-mail' })
   @ApiBody({ type: ResetPasswordDto })
   @ApiOkResponse({ type: EnvelopeBResponseDto })
   @ApiBadRequestResponse({ type: EnvelopeBResponseDto, description: '{ success: false, message }' })
+  @ApiResponse({ status: 503, description: 'BUSY: too many password hashes waiting, with Retry-After' })
+  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED per address, with Retry-After' })
   resetPassword(@Body() body: unknown) {
     return this.resets.reset(body);
   }

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { toInt } from '../config/load-settings';
+import { IsBoolean, IsInt, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { toBool, toInt } from '../config/load-settings';
 
 /** Settings of authentication (read from the environment like AppConfig). */
 export class AuthSettings {
@@ -18,12 +18,40 @@ export class AuthSettings {
   @Max(365)
   REFRESH_TOKEN_TTL_DAYS = 7;
 
-  /** Lifetime of e-mail confirmation links sent by register. */
+  /**
+   * Lifetime of a self-registration waiting for its e-mail confirmation (and of its link). Past it
+   * the registration is dropped; before it, it never counts toward maxUsers.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(720)
-  EMAIL_CONFIRMATION_TTL_HOURS = 48;
+  EMAIL_CONFIRMATION_TTL_HOURS = 24;
+
+  /** Self-registration in client databases (never on the master database); false closes it everywhere. */
+  @Transform(toBool)
+  @IsBoolean()
+  AUTH_REGISTRATION_ENABLED = true;
+
+  /** Register, confirmation, forgot- and reset-password requests per window for one client address. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_PUBLIC_LIMIT_PER_ADDRESS = 30;
+
+  /** bcrypt hashes (new passwords) running at once; the rest wait, so logins keep threads free. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  PASSWORD_HASH_CONCURRENCY = 2;
+
+  /** Hashes allowed to wait for a slot; past it the request answers 503 BUSY with Retry-After. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  PASSWORD_HASH_QUEUE_LIMIT = 50;
 
   /** Failed logins in a row from one client address that lock the account for that address. */
   @Transform(toInt)
@@ -82,7 +110,7 @@ export class AuthSettings {
   @Min(1)
   AUTH_2FA_LIMIT = 5;
 
-  /** Window of the login and 2FA rate limits. */
+  /** Window of the login, 2FA and public-endpoint rate limits. */
   @Transform(toInt)
   @IsInt()
   @Min(1)

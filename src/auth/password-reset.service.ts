@@ -84,26 +84,29 @@ export class PasswordResetService {
       windowSeconds: this.settings.AUTH_FORGOT_PASSWORD_WINDOW_SECONDS,
     });
     const store = tenantContext.get();
+    // Known and unknown addresses run the same statements (an UPDATE that matches no row, an audit
+    // entry), so the answer's timing does not tell whether the address has an account.
     const issued = await this.db.transaction(async (m) => {
       const [user] = await m.query(
         `SELECT id, email FROM public.users
-          WHERE lower(email) = $1 AND deleted_at IS NULL AND NOT (blocked AND confirmed)`,
+          WHERE lower(email) = $1 AND deleted_at IS NULL AND confirmed AND NOT blocked`,
         [normalized],
       );
-      if (!user) return null;
+      const code = await this.issueCode(m, user && allowed ? user.id : 0);
       await this.audit.record(m, {
         action: 'ACCESS',
         entityType: 'User',
-        entityId: user.id,
-        userId: user.id,
-        username: user.email,
-        message: allowed
-          ? 'Password reset requested'
-          : 'Password reset requested past the limit; no mail sent',
-        metadata: { event: 'PASSWORD_RESET_REQUESTED', mailSent: allowed },
+        entityId: user?.id ?? null,
+        userId: user?.id ?? null,
+        username: user?.email ?? normalized,
+        message: !user
+          ? 'Password reset requested for an address without an active account; no mail sent'
+          : allowed
+            ? 'Password reset requested'
+            : 'Password reset requested past the limit; no mail sent',
+        metadata: { event: 'PASSWORD_RESET_REQUESTED', mailSent: Boolean(user) && allowed },
       });
-      if (!allowed) return null;
-      return { email: user.email as string, code: await this.issueCode(m, user.id) };
+      return user && allowed ? { email: user.email as string, code } : null;
     });
     if (issued) {
       const link = this.links.link(store.client, '/reset-password', { code: issued.code });
@@ -130,8 +133,15 @@ export class PasswordResetService {
     if (password.length > 200) throw new EnvelopeBError('Password must be at most 200 characters');
     if (passwordConfirmation !== password) throw new EnvelopeBError(RESET_MESSAGES.mismatch);
 
-    const passwordHash = await this.hasher.hash(password);
+    // The code first: a wrong one never costs a bcrypt hash.
+    const [holder] = await this.db.query(
+      `SELECT id FROM public.users
+        WHERE reset_token_hash = $1 AND reset_token_expires_at > now() AND deleted_at IS NULL`,
+      [sha256(code)],
+    );
+    const passwordHash = holder ? await this.hasher.hash(password) : null;
     const user = await this.db.transaction(async (m) => {
+      if (!passwordHash) return null;
       const [row] = await modifyReturning<{ id: number; email: string }>(
         m,
         `UPDATE public.users

@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AuditWriter, diffChanges } from '../audit/audit-writer';
 import { AppError } from '../common/errors/app-error';
 import { modifyReturning } from '../database/sql';
-import { MailService } from '../mail/mail.service';
+import { Mail, MailService } from '../mail/mail.service';
+import { alreadyRegisteredMail, confirmationMail } from '../mail/registration-mails';
 import { ClientLinks } from '../tenancy/client-links';
 import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
@@ -14,7 +16,16 @@ import { RegisterDto, RegisterResponseDto } from './dto/register.dto';
 import { PasswordHasher } from './password-hasher';
 import { randomToken, sha256 } from './token-hash';
 
-/** Self-registration: a VIEWER in the default company, blocked until the e-mail is confirmed. */
+export const REGISTRATION_ANSWER = 'Check your e-mail to confirm your address';
+
+const registrationClosed = () =>
+  AppError.forbidden('Self-registration is not open here', 'REGISTRATION_CLOSED');
+
+/**
+ * Self-registration in a client database: a VIEWER in the default company, blocked until the e-mail
+ * is confirmed. A pending registration holds no seat and gives way to any later creation of its
+ * address; a taken address gets the same answer as a new one and its owner a notice.
+ */
 @Injectable()
 export class RegistrationService {
   private readonly logger = new Logger(RegistrationService.name);
@@ -30,60 +41,42 @@ export class RegistrationService {
   ) {}
 
   async register(dto: RegisterDto): Promise<RegisterResponseDto> {
+    const { client } = tenantContext.get();
+    if (client.isMaster || !this.settings.AUTH_REGISTRATION_ENABLED) throw registrationClosed();
     const email = normalizeIdentifier(dto.email);
+    // Hashed for a taken address too, so both answers take as long.
     const passwordHash = await this.hasher.hash(dto.password);
     const token = randomToken(32);
-    const expires = new Date(Date.now() + this.settings.EMAIL_CONFIRMATION_TTL_HOURS * 3600_000);
-    const user = await this.db.production((m) =>
+    const ttlHours = this.settings.EMAIL_CONFIRMATION_TTL_HOURS;
+    const registered = await this.db.production((m) =>
       m.transaction(async (tx) => {
         await this.quota.ensureRoom(tx);
-        const [taken] = await tx.query(
-          'SELECT 1 FROM public.users WHERE lower(email) = $1 OR lower(username) = $1',
+        await this.quota.purgeExpired(tx);
+        await this.quota.discardPending(tx, [email], 'a new registration');
+        const [owner] = await tx.query(
+          `SELECT id, email FROM public.users WHERE lower(email) = $1 OR lower(username) = $1`,
           [email],
         );
-        if (taken) throw AppError.conflict('An account with this e-mail already exists');
-        const [company] = await tx.query('SELECT id FROM public.companies ORDER BY id LIMIT 1');
-        const [created] = await tx.query(
-          `INSERT INTO public.users (email, username, first_name, last_name, password_hash, role_id, company_id,
-                                     blocked, confirmed, confirmation_token_hash, confirmation_expires_at)
-           VALUES ($1, $1, $2, $3, $4, $5, $6, true, false, $7, $8)
-           RETURNING id, email, first_name AS "firstName", last_name AS "lastName", company_id AS "companyId"`,
-          [
-            email,
-            dto.firstName.trim(),
-            dto.lastName.trim(),
-            passwordHash,
-            await roleIdOf(tx, 'VIEWER'),
-            company?.id ?? null,
-            sha256(token),
-            expires,
-          ],
-        );
-        await this.audit.record(tx, {
-          action: 'CREATE',
-          entityType: 'User',
-          entityId: created.id,
-          userId: created.id,
-          username: created.email,
-          message: 'User registered',
-          changes: diffChanges(null, { ...created, role: 'VIEWER' }),
-          metadata: { event: 'USER_REGISTERED' },
-        });
-        return created as { id: number; email: string };
+        if (owner) {
+          await this.recordTakenAddress(tx, owner);
+          return false;
+        }
+        await this.createPending(tx, dto, email, passwordHash, token, ttlHours);
+        return true;
       }),
     );
-    const link = this.links.link(tenantContext.get().client, '/auth/email-confirmation', {
-      confirmation: token,
-    });
-    await this.mail.send({
-      to: user.email,
-      subject: 'Confirm your e-mail address',
-      text: `Welcome! Confirm your e-mail address to activate your account (valid ${this.settings.EMAIL_CONFIRMATION_TTL_HOURS} hours): ${link}`,
-    });
-    return {
-      data: { id: user.id, email: user.email, confirmed: false },
-      meta: { message: 'Check your e-mail to confirm your address' },
-    };
+    const mail: Mail = registered
+      ? confirmationMail(
+          email,
+          this.links.link(client, '/auth/email-confirmation', { confirmation: token }),
+          ttlHours,
+        )
+      : alreadyRegisteredMail(email, this.links.link(client, '/forgot-password', {}));
+    // After the answer, so its delay tells nothing about the address either.
+    void this.mail
+      .send(mail)
+      .catch((err: Error) => this.logger.warn(`Registration mail failed: ${err.message}`));
+    return { data: { email, confirmed: false }, meta: { message: REGISTRATION_ANSWER } };
   }
 
   async confirm(token: unknown): Promise<{ data: { confirmed: true } }> {
@@ -92,14 +85,22 @@ export class RegistrationService {
     }
     const rows = await this.db.production((m) =>
       m.transaction(async (tx) => {
+        const [pending] = await tx.query(
+          `SELECT id FROM public.users
+            WHERE confirmation_token_hash = $1 AND confirmation_expires_at > now() AND deleted_at IS NULL`,
+          [sha256(token)],
+        );
+        if (!pending) return [];
+        // The seat is taken now: a pending registration never held one.
+        await this.quota.ensureRoom(tx);
         const updated = await modifyReturning<{ id: number; email: string }>(
           tx,
           `UPDATE public.users
               SET confirmed = true, blocked = false, confirmation_token_hash = NULL,
                   confirmation_expires_at = NULL, updated_at = now()
-            WHERE confirmation_token_hash = $1 AND confirmation_expires_at > now() AND deleted_at IS NULL
+            WHERE id = $1 AND confirmation_token_hash = $2 AND confirmation_expires_at > now()
             RETURNING id, email`,
-          [sha256(token)],
+          [pending.id, sha256(token)],
         );
         for (const row of updated) {
           await this.audit.record(tx, {
@@ -120,5 +121,55 @@ export class RegistrationService {
       throw AppError.badRequest('Invalid or expired confirmation token', 'INVALID_TOKEN');
     this.logger.debug(`Confirmed user ${rows[0].id}`);
     return { data: { confirmed: true } };
+  }
+
+  private async createPending(
+    tx: EntityManager,
+    dto: RegisterDto,
+    email: string,
+    passwordHash: string,
+    token: string,
+    ttlHours: number,
+  ) {
+    const [company] = await tx.query('SELECT id FROM public.companies ORDER BY id LIMIT 1');
+    const [created] = await tx.query(
+      `INSERT INTO public.users (email, username, first_name, last_name, password_hash, role_id, company_id,
+                                 blocked, confirmed, confirmation_token_hash, confirmation_expires_at)
+       VALUES ($1, $1, $2, $3, $4, $5, $6, true, false, $7, now() + make_interval(hours => $8))
+       RETURNING id, email, first_name AS "firstName", last_name AS "lastName", company_id AS "companyId"`,
+      [
+        email,
+        dto.firstName.trim(),
+        dto.lastName.trim(),
+        passwordHash,
+        await roleIdOf(tx, 'VIEWER'),
+        company?.id ?? null,
+        sha256(token),
+        ttlHours,
+      ],
+    );
+    await this.audit.record(tx, {
+      action: 'CREATE',
+      entityType: 'User',
+      entityId: created.id,
+      userId: created.id,
+      username: created.email,
+      message: 'User registered',
+      changes: diffChanges(null, { ...created, role: 'VIEWER' }),
+      metadata: { event: 'USER_REGISTERED' },
+    });
+  }
+
+  /** Written in place of the new user, so a taken address does the same amount of work. */
+  private async recordTakenAddress(tx: EntityManager, owner: { id: number; email: string }) {
+    await this.audit.record(tx, {
+      action: 'ACCESS',
+      entityType: 'User',
+      entityId: owner.id,
+      userId: null,
+      username: owner.email,
+      message: 'Registration attempted with the address of an existing account; the owner was notified',
+      metadata: { event: 'REGISTRATION_EXISTING_ACCOUNT' },
+    });
   }
 }

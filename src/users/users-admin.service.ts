@@ -77,6 +77,7 @@ export class UsersAdminService {
         const role = await assignableRole(tx, principal, dto.roleId);
         const companyId = dto.companyId ?? principal.companyId;
         if (companyId !== null) await ensureCompany(tx, companyId);
+        await this.quota.discardPending(tx, [email, username], 'an administrator');
         await this.ensureFree(tx, email, username);
         const repo = tx.getRepository(User);
         const user = await repo.save(

@@ -232,12 +232,16 @@ describe('identity: password lifecycle', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.user.role.type).toBe('VIEWER');
 
+    // A taken address answers as a new one (no enumeration); its owner gets a notice instead.
     const dup = await post('/auth/local/register', {
       email: 'NEWBIE@acme.test',
-      password: 'Newbie-password-1',
+      password: 'Other-password-1',
       firstName: 'New',
       lastName: 'Bie',
     });
-    expect(dup.status).toBe(409);
+    expect(dup.status).toBe(201);
+    expect(dup.body).toEqual(res.body);
+    await sink.waitFor('newbie@acme.test', (m) => m.subject === 'You already have an account');
+    expect((await loginFull(t, 'newbie@acme.test', 'Newbie-password-1', 'acme')).status).toBe(200);
   });
 });

@@ -56,6 +56,7 @@ export async function bootApp(
     // Tests log in far more often than a person; the rate-limit tests set the real limits.
     AUTH_LOGIN_LIMIT_PER_IDENTIFIER: '1000',
     AUTH_LOGIN_LIMIT_PER_ADDRESS: '1000',
+    AUTH_PUBLIC_LIMIT_PER_ADDRESS: '1000',
     ...options.env,
   };
   const app = await createApp(env);

@@ -26,8 +26,8 @@ export class RegisterDto {
   lastName: string;
 }
 
+/** The same for a new and a taken address (no id), so the answer tells nothing about the address. */
 export class RegisteredUserDto {
-  @ApiProperty() id: number;
   @ApiProperty() email: string;
   @ApiProperty({ description: 'False until the e-mail link is followed' }) confirmed: boolean;
 }

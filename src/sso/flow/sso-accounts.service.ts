@@ -2,15 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuditWriter } from '../../audit/audit-writer';
 import { AppError } from '../../common/errors/app-error';
-import { ClientRegistry } from '../../tenancy/client-registry';
-import { tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { Role } from '../../users/entities/role.entity';
 import { User } from '../../users/entities/user.entity';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { SsoErrors } from '../sso-errors';
 import { domainAllowed, ExternalIdentity } from './external-identity';
-import { lockUserCreation } from '../../users/user-quota';
+import { UserQuota } from '../../users/user-quota';
 
 interface UserRow {
   id: number;
@@ -20,6 +18,7 @@ interface UserRow {
   last_name: string | null;
   company_id: number | null;
   blocked: boolean;
+  confirmed: boolean;
   token_version: number;
   role_id: number;
   role_name: string;
@@ -27,7 +26,7 @@ interface UserRow {
 }
 
 const USER_SELECT = `SELECT u.id, u.email, u.username, u.first_name, u.last_name, u.company_id, u.blocked,
-       u.token_version, r.id AS role_id, r.name AS role_name, r.type AS role_type
+       u.confirmed, u.token_version, r.id AS role_id, r.name AS role_name, r.type AS role_type
   FROM public.users u JOIN public.roles r ON r.id = u.role_id`;
 
 function toUser(row: UserRow): User {
@@ -64,7 +63,7 @@ export class SsoAccountsService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
-    private readonly registry: ClientRegistry,
+    private readonly quota: UserQuota,
   ) {}
 
   /** The user to sign in, with role; records SSO_LOGIN_SUCCESS (and USER_PROVISIONED / ACCOUNT_LINKED). */
@@ -157,7 +156,13 @@ export class SsoAccountsService {
     const [existing] = await m.query(`${USER_SELECT} WHERE lower(u.email) = $1 AND u.deleted_at IS NULL`, [
       email,
     ]);
-    if (existing) {
+    if (existing && !existing.confirmed) {
+      // A pending self-registration is no account: just-in-time creation replaces it.
+      if (!provider.jitEnabled) {
+        throw SsoErrors.notProvisioned('No account exists for this identity and JIT provisioning is off');
+      }
+      await this.quota.discardPending(m, [email], `SSO provider "${provider.name}"`);
+    } else if (existing) {
       if (!provider.autoLinkByEmail || !identity.emailVerified) throw SsoErrors.accountNotLinked();
       const user = toUser(existing);
       await this.insertLink(m, provider, identity, user, 'linked by verified e-mail');
@@ -246,15 +251,8 @@ export class SsoAccountsService {
     });
   }
 
+  /** The rule of every other creation path: pending registrations hold no seat. */
   private async checkUserLimit(m: EntityManager) {
-    const { client } = tenantContext.get();
-    if (client.isMaster) return;
-    const max = this.registry.findByIdentifier(client.identifier)?.maxUsers;
-    if (!max) return;
-    await lockUserCreation(m);
-    const [{ count }] = await m.query(
-      'SELECT count(*)::int AS count FROM public.users WHERE deleted_at IS NULL',
-    );
-    if (count >= max) throw SsoErrors.userLimit();
+    await this.quota.ensureRoom(m, () => SsoErrors.userLimit());
   }
 }
