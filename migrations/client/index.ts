@@ -7,6 +7,7 @@ import { AssetsWorkOrdersFailures1733200000000 } from './1733200000000-AssetsWor
 import { Webhooks1733210000000 } from './1733210000000-Webhooks';
 import { IdentityProviders1733300000000 } from './1733300000000-IdentityProviders';
 import { UserContactAndProfile1733400000000 } from './1733400000000-UserContactAndProfile';
+import { AuditCompany1733500000000 } from './1733500000000-AuditCompany';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const CLIENT_MIGRATIONS = [
   Webhooks1733210000000,
   IdentityProviders1733300000000,
   UserContactAndProfile1733400000000,
+  AuditCompany1733500000000,
 ];
