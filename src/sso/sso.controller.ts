@@ -23,6 +23,7 @@ import {
   SsoLoginResponseDto,
 } from './dto/sso-flow.dto';
 import { ExchangeCodes } from './flow/exchange-codes';
+import { presentedLinkCookie } from './flow/link-binding';
 import { SsoFlowService } from './flow/sso-flow.service';
 import { SsoOutcome } from './flow/sso-login.service';
 import { IdentityProvidersService } from './providers/identity-providers.service';
@@ -83,9 +84,10 @@ export class SsoController {
   async callback(
     @Param('providerId', IdParam) providerId: number,
     @Query() query: Record<string, unknown>,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return answer(res, await this.flow.callback(providerId, query));
+    return answer(res, await this.flow.callback(providerId, query, presentedLinkCookie(req)));
   }
 
   @Post('exchange')
@@ -107,8 +109,8 @@ export class SsoController {
   @ApiOkResponse({ type: SsoLoginResponseDto })
   @ApiFoundResponse({ description: 'To the redirectUri with ?code=' })
   @ApiUnauthorizedResponse({ description: 'SSO_SAML_INVALID, SSO_SAML_REPLAY' })
-  async acs(@Body() dto: SamlAcsDto, @Res({ passthrough: true }) res: Response) {
-    return answer(res, await this.saml.acs(dto));
+  async acs(@Body() dto: SamlAcsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return answer(res, await this.saml.acs(dto, presentedLinkCookie(req)));
   }
 
   @Get('saml/slo')

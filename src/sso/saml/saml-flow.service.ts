@@ -47,12 +47,15 @@ export class SamlFlowService {
   }
 
   /** The ACS: screens the XML, finds provider and client (RelayState, else Issuer), validates, signs in. */
-  async acs(body: { SAMLResponse?: unknown; RelayState?: unknown }): Promise<SsoOutcome> {
+  async acs(
+    body: { SAMLResponse?: unknown; RelayState?: unknown },
+    linkCookie?: string,
+  ): Promise<SsoOutcome> {
     const facts = screenSamlResponse(body.SAMLResponse);
     const relay = typeof body.RelayState === 'string' && body.RelayState ? body.RelayState : undefined;
     if (relay && STATE_SHAPE.test(relay)) {
       const claims = this.states.verify(relay);
-      return this.scope.run(claims.client, () => this.spInitiated(facts, claims));
+      return this.scope.run(claims.client, () => this.spInitiated(facts, claims, linkCookie));
     }
     const redirectUri = this.allowlist.check(relay);
     return this.idpInitiated(facts, redirectUri);
@@ -90,7 +93,11 @@ export class SamlFlowService {
     });
   }
 
-  private async spInitiated(facts: SamlResponseFacts, claims: StateClaims): Promise<SsoOutcome> {
+  private async spInitiated(
+    facts: SamlResponseFacts,
+    claims: StateClaims,
+    linkCookie?: string,
+  ): Promise<SsoOutcome> {
     const record = await this.states.consume(claims);
     let provider: IdentityProvider | null = null;
     try {
@@ -101,7 +108,7 @@ export class SamlFlowService {
         throw SsoErrors.samlInvalid('InResponseTo does not match the request of this login');
       }
       const profile = await this.sp.validate(provider, facts, true);
-      return await this.finish(provider, facts, profile, claims);
+      return await this.finish(provider, facts, profile, claims, linkCookie);
     } catch (err) {
       return this.login.fail(provider, err, claims.redirectUri, facts.issuer);
     }
@@ -123,7 +130,8 @@ export class SamlFlowService {
     provider: IdentityProvider,
     facts: SamlResponseFacts,
     profile: Profile,
-    claims: Pick<StateClaims, 'purpose' | 'userId' | 'redirectUri'>,
+    claims: Pick<StateClaims, 'purpose' | 'userId' | 'redirectUri' | 'bind'>,
+    linkCookie?: string,
   ) {
     await this.rememberOnce(provider, facts);
     if (!profile.nameID) throw SsoErrors.samlInvalid('The assertion has no NameID');
@@ -133,7 +141,7 @@ export class SamlFlowService {
       format: profile.nameIDFormat,
     });
     identity.sessionIndex = profile.sessionIndex ?? null;
-    return this.login.complete(provider, identity, claims);
+    return this.login.complete(provider, identity, claims, linkCookie);
   }
 
   /** Replay protection: each Response and Assertion id is accepted once until it expires. */
