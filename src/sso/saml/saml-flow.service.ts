@@ -18,6 +18,7 @@ import { SamlResponseFacts, screenRedirectMessage, screenSamlResponse } from './
 
 const STATE_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const MAX_REPLAY_WINDOW_S = 24 * 3600;
+const CLIENT_SEGMENT = /^[a-z0-9][a-z0-9_-]{0,39}$/i;
 
 /** SP-initiated and IdP-initiated SAML 2.0 Web SSO (HTTP-Redirect AuthnRequest, HTTP-POST response). */
 @Injectable()
@@ -59,6 +60,33 @@ export class SamlFlowService {
     }
     const redirectUri = this.allowlist.check(relay);
     return this.idpInitiated(facts, redirectUri);
+  }
+
+  /**
+   * The ACS of one client (`/auth/sso/saml/acs/{client}`): IdP-initiated responses are looked up
+   * among that client's providers; a RelayState state must name the same client.
+   */
+  async acsOf(
+    client: string,
+    body: { SAMLResponse?: unknown; RelayState?: unknown },
+    linkCookie?: string,
+  ): Promise<SsoOutcome> {
+    const facts = screenSamlResponse(body.SAMLResponse);
+    const relay = typeof body.RelayState === 'string' && body.RelayState ? body.RelayState : undefined;
+    this.clientOf(client);
+    if (relay && STATE_SHAPE.test(relay)) {
+      const claims = this.states.verify(relay);
+      if (claims.client !== client) throw SsoErrors.invalidState('The state belongs to another client');
+      return this.scope.run(client, () => this.spInitiated(facts, claims, linkCookie));
+    }
+    const redirectUri = this.allowlist.check(relay);
+    return this.scope.run(client, () => this.idpInitiated(facts, redirectUri));
+  }
+
+  /** The active client a client path segment names; else 404 CLIENT_NOT_FOUND. */
+  clientOf(identifier: string) {
+    if (!CLIENT_SEGMENT.test(identifier)) throw AppError.clientNotFound();
+    return this.scope.resolve(identifier);
   }
 
   /** Single-logout return: a signed LogoutResponse answering the LogoutRequest of our state. */
