@@ -8,6 +8,7 @@ import { Webhooks1733210000000 } from './1733210000000-Webhooks';
 import { IdentityProviders1733300000000 } from './1733300000000-IdentityProviders';
 import { UserContactAndProfile1733400000000 } from './1733400000000-UserContactAndProfile';
 import { LoginAddresses1733500000000 } from './1733500000000-LoginAddresses';
+import { AuditCompany1733510000000 } from './1733510000000-AuditCompany';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const CLIENT_MIGRATIONS = [
   IdentityProviders1733300000000,
   UserContactAndProfile1733400000000,
   LoginAddresses1733500000000,
+  AuditCompany1733510000000,
 ];

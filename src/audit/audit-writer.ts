@@ -19,6 +19,8 @@ export interface AuditEntry {
   /** Default to the address and user agent of the current request. */
   ipAddress?: string | null;
   userAgent?: string | null;
+  /** Defaults to the company of the current request's principal. */
+  companyId?: number | null;
 }
 
 const AUDIT_COLUMNS = [
@@ -32,6 +34,7 @@ const AUDIT_COLUMNS = [
   'message',
   'changes',
   'metadata',
+  'company_id',
 ] as const;
 
 /** Fields never written to the audit trail, whatever entity they belong to. */
@@ -58,6 +61,7 @@ export class AuditWriter {
       entry.message ?? null,
       entry.changes ? JSON.stringify(entry.changes) : null,
       entry.metadata ? JSON.stringify(entry.metadata) : null,
+      entry.companyId !== undefined ? entry.companyId : (principal?.companyId ?? null),
     ]);
   }
 }

@@ -48,6 +48,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
   ],
   exports: [
     AuthSettings,
+    TwoFactorChallenges,
     JwtService,
     AuthStateCache,
     PasswordHasher,

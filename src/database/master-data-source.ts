@@ -27,6 +27,11 @@ export async function openMasterDatabase(config: AppConfig): Promise<DataSource>
         if (err.code !== '42P04') throw err; // created concurrently by another replica
       });
     }
+    // Only the application's own login may connect (clients' roles must not see the master); every
+    // start, so a master created by other means (a template, a restore) is closed too.
+    const db = quoteIdent(target.database);
+    await admin.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${db} TO CURRENT_USER`);
+    await admin.query(`REVOKE CONNECT, TEMPORARY ON DATABASE ${db} FROM PUBLIC`);
   });
   await runMigrationSet(target, MASTER_MIGRATIONS, { tableName: 'platform_migrations' });
   await runMigrationSet(target, CLIENT_MIGRATIONS);

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   ApiNoContentResponse,
   ApiNotFoundResponse,
@@ -18,6 +19,9 @@ import {
 } from './dto/sso-flow.dto';
 import { LinkedAccountsService } from './flow/linked-accounts.service';
 import { SsoFlowService } from './flow/sso-flow.service';
+import { newLinkBinding, setLinkCookie } from './flow/link-binding';
+import { SsoSettings } from './sso.settings';
+import { SsoUrls } from './sso-urls';
 import { IdParam } from '../common/validation/id-param.pipe';
 
 const userOnly = (principal: Principal) => {
@@ -31,6 +35,8 @@ export class LinkedAccountsController {
   constructor(
     private readonly linked: LinkedAccountsService,
     private readonly flow: SsoFlowService,
+    private readonly settings: SsoSettings,
+    private readonly urls: SsoUrls,
   ) {}
 
   @Get('linked-accounts')
@@ -48,8 +54,21 @@ export class LinkedAccountsController {
     summary: 'Start linking an SSO account to the caller: the IdP URL; the callback completes the link',
   })
   @ApiOkResponse({ type: AuthorizeEnvelopeDto })
-  link(@CurrentPrincipal() principal: Principal, @Body() dto: LinkDto) {
-    return this.flow.authorize(dto.providerId, dto.redirectUri, userOnly(principal).userId);
+  async link(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: LinkDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const binding = newLinkBinding();
+    const answer = await this.flow.authorize(
+      dto.providerId,
+      dto.redirectUri,
+      userOnly(principal).userId,
+      binding.hash,
+    );
+    const secure = this.urls.base.startsWith('https:');
+    setLinkCookie(res, binding.cookie, this.settings.SSO_STATE_TTL_SECONDS, secure);
+    return answer;
   }
 
   @Delete('link/:providerId')

@@ -22,6 +22,11 @@ export class SsoUrls {
     return `${this.base}/auth/sso/saml/acs`;
   }
 
+  /** The ACS of one client: an IdP-initiated response posted there needs no RelayState to find it. */
+  acsFor(client: string): string {
+    return `${this.base}/auth/sso/saml/acs/${encodeURIComponent(client)}`;
+  }
+
   get slo(): string {
     return `${this.base}/auth/sso/saml/slo`;
   }

@@ -23,6 +23,7 @@ import {
   SsoLoginResponseDto,
 } from './dto/sso-flow.dto';
 import { ExchangeCodes } from './flow/exchange-codes';
+import { presentedLinkCookie } from './flow/link-binding';
 import { SsoFlowService } from './flow/sso-flow.service';
 import { SsoOutcome } from './flow/sso-login.service';
 import { IdentityProvidersService } from './providers/identity-providers.service';
@@ -30,6 +31,7 @@ import { SamlFlowService } from './saml/saml-flow.service';
 import { SpKeys } from './saml/sp-keys';
 import { spMetadataXml } from './saml/sp-metadata';
 import { SsoUrls } from './sso-urls';
+import { tenantContext } from '../tenancy/tenant-context';
 import { IdParam } from '../common/validation/id-param.pipe';
 
 /** Sends a flow's outcome: JSON, or a 302 to the allow-listed redirect. */
@@ -83,9 +85,10 @@ export class SsoController {
   async callback(
     @Param('providerId', IdParam) providerId: number,
     @Query() query: Record<string, unknown>,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return answer(res, await this.flow.callback(providerId, query));
+    return answer(res, await this.flow.callback(providerId, query, presentedLinkCookie(req)));
   }
 
   @Post('exchange')
@@ -107,8 +110,26 @@ export class SsoController {
   @ApiOkResponse({ type: SsoLoginResponseDto })
   @ApiFoundResponse({ description: 'To the redirectUri with ?code=' })
   @ApiUnauthorizedResponse({ description: 'SSO_SAML_INVALID, SSO_SAML_REPLAY' })
-  async acs(@Body() dto: SamlAcsDto, @Res({ passthrough: true }) res: Response) {
-    return answer(res, await this.saml.acs(dto));
+  async acs(@Body() dto: SamlAcsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return answer(res, await this.saml.acs(dto, presentedLinkCookie(req)));
+  }
+
+  @Post('saml/acs/:client')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "A client's own SAML ACS (published in its SP metadata): IdP-initiated responses need no RelayState",
+  })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOkResponse({ type: SsoLoginResponseDto })
+  async clientAcs(
+    @Param('client') client: string,
+    @Body() dto: SamlAcsDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return answer(res, await this.saml.acsOf(client, dto, presentedLinkCookie(req)));
   }
 
   @Get('saml/slo')
@@ -132,9 +153,24 @@ export class SsoController {
   @ApiProduces('application/samlmetadata+xml')
   @ApiOkResponse({ description: 'EntityDescriptor with entity id, ACS URL and NameID formats' })
   metadata() {
+    return this.metadataOf(tenantContext.get().client);
+  }
+
+  @Get('saml/metadata/:client')
+  @Public()
+  @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
+  @ApiOperation({
+    summary: "One client's SP metadata (its own ACS URL), for IdPs that fetch it without headers",
+  })
+  @ApiProduces('application/samlmetadata+xml')
+  clientMetadata(@Param('client') client: string) {
+    return this.metadataOf(this.saml.clientOf(client));
+  }
+
+  private metadataOf(client: { identifier: string; isMaster: boolean }) {
     return spMetadataXml({
       entityId: this.urls.spEntityId,
-      acsUrl: this.urls.acs,
+      acsUrl: client.isMaster ? this.urls.acs : this.urls.acsFor(client.identifier),
       sloUrl: this.urls.slo,
       certificateBody: this.keys.certificateBody,
     });

@@ -62,7 +62,7 @@ export class DeliveryAttempts {
         await this.settleDisabled(ds.manager, deliveryId);
         return {};
       }
-      result = await this.send(d);
+      result = await this.attempt(d);
     } finally {
       if (limited) this.limiter.release(options.webhookId!);
     }
@@ -98,6 +98,25 @@ export class DeliveryAttempts {
       this.secretCache.set(sealed, secret);
     }
     return secret;
+  }
+
+  /**
+   * Sends one attempt; a failure before or during sending (a stored header HTTP refuses, an
+   * undecryptable secret) is a failed attempt like any other, so it follows the retry rules.
+   */
+  private async attempt(d: DueDelivery): Promise<SendResult> {
+    const started = Date.now();
+    try {
+      return await this.send(d);
+    } catch (err) {
+      this.logger.warn(`Delivery ${d.id} could not be sent: ${(err as Error).message}`);
+      return {
+        ok: false,
+        status: null,
+        error: `Request could not be sent: ${(err as Error).message}`,
+        durationMs: Date.now() - started,
+      };
+    }
   }
 
   private send(d: DueDelivery): Promise<SendResult> {

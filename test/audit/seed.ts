@@ -121,8 +121,8 @@ export const ENTRIES: SeedEntry[] = [
 export async function seedAudit(pg: PgClient, gauges = 60): Promise<void> {
   for (const e of ENTRIES) {
     await pg.query(
-      `INSERT INTO audit_logs (action, entity_type, entity_id, user_id, username, timestamp, ip_address, user_agent, message, changes, metadata)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'seed/1.0', $8, $9, $10)`,
+      `INSERT INTO audit_logs (action, entity_type, entity_id, user_id, username, timestamp, ip_address, user_agent, message, changes, metadata, company_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'seed/1.0', $8, $9, $10, (SELECT min(id) FROM companies))`,
       [
         e.action,
         e.type ?? null,
@@ -138,9 +138,9 @@ export async function seedAudit(pg: PgClient, gauges = 60): Promise<void> {
     );
   }
   await pg.query(
-    `INSERT INTO audit_logs (action, entity_type, entity_id, user_id, username, timestamp, ip_address, message)
+    `INSERT INTO audit_logs (action, entity_type, entity_id, user_id, username, timestamp, ip_address, message, company_id)
      SELECT 'CREATE', 'Gauge', g, 9003, 'carol@acme.test', timestamptz '2025-01-05T00:00:00Z' + g * interval '1 minute',
-            '10.0.0.3', 'Gauge #' || g || ' created'
+            '10.0.0.3', 'Gauge #' || g || ' created', (SELECT min(id) FROM companies)
        FROM generate_series(1, $1) AS g`,
     [gauges],
   );

@@ -363,7 +363,8 @@ describe('SSO: OpenID Connect with a real OpenID provider', () => {
       .send({ providerId: provider });
     expect(start.status).toBe(200);
     const back = await idp.authorize(start.body.data.authorizationUrl, 'admin-other');
-    const done = await t.http().get(back);
+    const cookie = (start.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]);
+    const done = await t.http().get(back).set('Cookie', cookie);
     expect(done.status).toBe(200);
     expect(done.body.data).toMatchObject({ linked: true, providerId: provider });
     const relogin = await login(provider, 'admin-other');

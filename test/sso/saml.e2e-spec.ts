@@ -294,4 +294,28 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.user.email).toBe('relay@acme.test');
   });
+  it("publishes each client's own ACS URL, where an IdP-initiated response needs no RelayState", async () => {
+    const clientAcs = `${SP}/auth/sso/saml/acs/acme`;
+    const md = await t.http().get('/auth/sso/saml/metadata/acme');
+    expect(md.status).toBe(200);
+    const doc = new DOMParser().parseFromString(md.text, 'text/xml');
+    const acs = doc.getElementsByTagNameNS(MD, 'AssertionConsumerService');
+    expect(acs[0].getAttribute('Location')).toBe(clientAcs);
+    const viaHeader = await t.http().get('/auth/sso/saml/metadata').set('X-Client-ID', 'acme');
+    expect(viaHeader.text).toContain(clientAcs);
+    expect((await t.http().get('/auth/sso/saml/metadata/nosuch')).status).toBe(404);
+
+    // No client header, no RelayState: the path names the client.
+    const xml = idp.signedResponse({ ...base('percl@acme.test'), acsUrl: clientAcs });
+    const res = await post(xml, undefined, '/auth/sso/saml/acs/acme');
+    expect(res.status).toBe(200);
+    expect(res.body.user.email).toBe('percl@acme.test');
+    // The shared ACS still needs the client from RelayState (or a header): alone it looks in the master.
+    const shared = await post(idp.signedResponse(base('shared@acme.test')));
+    expect(shared.status).toBeGreaterThanOrEqual(400);
+    // A state of one client is refused at another client's ACS.
+    const { state } = await start();
+    const wrong = await post(idp.signedResponse(base('x@acme.test')), state, '/auth/sso/saml/acs/nosuch');
+    expect(wrong.status).toBe(404);
+  });
 });

@@ -17,6 +17,8 @@ export interface AuditFilter {
   errorStatus?: number;
   errorCode?: string;
   range?: DateRange;
+  /** Only entries of this company (the caller's scope below ADMIN); undefined or null: every company. */
+  companyId?: number | null;
 }
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -28,6 +30,8 @@ export function whereClause(filter: AuditFilter, params: unknown[] = []): { sql:
     params.push(value);
     parts.push(sql(`$${params.length}`));
   };
+  if (filter.companyId !== undefined && filter.companyId !== null)
+    add((p) => `company_id = ${p}`, filter.companyId);
   if (filter.action) add((p) => `action = ${p}`, filter.action);
   if (filter.entityType !== undefined) add((p) => `entity_type = ${p}`, filter.entityType);
   if (filter.entityId !== undefined) add((p) => `entity_id = ${p}`, filter.entityId);

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { Authenticated } from '../../auth/auth.decorators';
+import { Authenticated, CurrentPrincipal } from '../../auth/auth.decorators';
+import type { Principal } from '../../auth/principal';
 import { AuditPageEnvelopeDto, AuditTrailEnvelopeDto } from '../dto/audit-entry.dto';
 import { ActionParam, EntityTypeParam, IpParam } from '../dto/audit-params';
 import {
@@ -13,6 +14,7 @@ import {
 import { AUDIT_ACTIONS, AuditAction } from '../entities/audit-log.entity';
 import { parseRange } from './audit-dates';
 import { AuditQueryService } from './audit-query.service';
+import { auditCompanyScope } from './audit-scope';
 import { IdParam } from '../../common/validation/id-param.pipe';
 
 const MANAGER_UP = { permissions: ['audit_logs:read' as const], minRole: 'MANAGER' as const };
@@ -32,11 +34,12 @@ export class AuditQueriesController {
   @ApiParam({ name: 'entityId', example: 7 })
   @ApiOkResponse({ type: AuditTrailEnvelopeDto })
   entity(
+    @CurrentPrincipal() principal: Principal,
     @Param('entityType', new EntityTypeParam()) entityType: string,
     @Param('entityId', IdParam) entityId: number,
     @Query() query: AuditPageDto,
   ) {
-    return this.audit.trail(entityType, entityId, query.page, query.size);
+    return this.audit.trail(entityType, entityId, auditCompanyScope(principal), query.page, query.size);
   }
 
   @Get('user/:userId')
@@ -44,9 +47,17 @@ export class AuditQueriesController {
   @ApiOperation({ summary: 'Entries made by one user (ADMIN or MANAGER)' })
   @ApiParam({ name: 'userId', example: 3 })
   @ApiOkResponse({ type: AuditPageEnvelopeDto })
-  user(@Param('userId', IdParam) userId: number, @Query() query: AuditRangeQueryDto) {
+  user(
+    @CurrentPrincipal() principal: Principal,
+    @Param('userId', IdParam) userId: number,
+    @Query() query: AuditRangeQueryDto,
+  ) {
     return this.audit.list(
-      { userId, range: parseRange(query.startDate, query.endDate) },
+      {
+        companyId: auditCompanyScope(principal),
+        userId,
+        range: parseRange(query.startDate, query.endDate),
+      },
       query.page,
       query.size,
     );
@@ -58,11 +69,16 @@ export class AuditQueriesController {
   @ApiParam({ name: 'entityType', example: 'Unit' })
   @ApiOkResponse({ type: AuditPageEnvelopeDto })
   entityType(
+    @CurrentPrincipal() principal: Principal,
     @Param('entityType', new EntityTypeParam()) entityType: string,
     @Query() query: AuditRangeQueryDto,
   ) {
     return this.audit.list(
-      { entityType, range: parseRange(query.startDate, query.endDate) },
+      {
+        companyId: auditCompanyScope(principal),
+        entityType,
+        range: parseRange(query.startDate, query.endDate),
+      },
       query.page,
       query.size,
     );
@@ -73,9 +89,17 @@ export class AuditQueriesController {
   @ApiOperation({ summary: 'Entries with one action (ADMIN or MANAGER)' })
   @ApiParam({ name: 'action', enum: AUDIT_ACTIONS })
   @ApiOkResponse({ type: AuditPageEnvelopeDto })
-  action(@Param('action', new ActionParam()) action: AuditAction, @Query() query: AuditRangeQueryDto) {
+  action(
+    @CurrentPrincipal() principal: Principal,
+    @Param('action', new ActionParam()) action: AuditAction,
+    @Query() query: AuditRangeQueryDto,
+  ) {
     return this.audit.list(
-      { action, range: parseRange(query.startDate, query.endDate) },
+      {
+        companyId: auditCompanyScope(principal),
+        action,
+        range: parseRange(query.startDate, query.endDate),
+      },
       query.page,
       query.size,
     );
@@ -85,8 +109,12 @@ export class AuditQueriesController {
   @Authenticated(MANAGER_UP)
   @ApiOperation({ summary: 'Entries between two dates, both required (ADMIN or MANAGER)' })
   @ApiOkResponse({ type: AuditPageEnvelopeDto })
-  timeRange(@Query() query: TimeRangeQueryDto) {
-    return this.audit.list({ range: parseRange(query.startDate, query.endDate) }, query.page, query.size);
+  timeRange(@CurrentPrincipal() principal: Principal, @Query() query: TimeRangeQueryDto) {
+    return this.audit.list(
+      { companyId: auditCompanyScope(principal), range: parseRange(query.startDate, query.endDate) },
+      query.page,
+      query.size,
+    );
   }
 
   @Get('security')
@@ -95,9 +123,13 @@ export class AuditQueriesController {
     summary: 'Security events: logins, logouts, password, 2FA, role and permission changes (ADMIN)',
   })
   @ApiOkResponse({ type: AuditPageEnvelopeDto })
-  security(@Query() query: AuditRangeQueryDto) {
+  security(@CurrentPrincipal() principal: Principal, @Query() query: AuditRangeQueryDto) {
     return this.audit.list(
-      { security: true, range: parseRange(query.startDate, query.endDate) },
+      {
+        companyId: auditCompanyScope(principal),
+        security: true,
+        range: parseRange(query.startDate, query.endDate),
+      },
       query.page,
       query.size,
     );
@@ -107,9 +139,10 @@ export class AuditQueriesController {
   @Authenticated(MANAGER_UP)
   @ApiOperation({ summary: 'Recorded 4xx/5xx answers (ADMIN or MANAGER)' })
   @ApiOkResponse({ type: AuditPageEnvelopeDto })
-  errors(@Query() query: ErrorsQueryDto) {
+  errors(@CurrentPrincipal() principal: Principal, @Query() query: ErrorsQueryDto) {
     return this.audit.list(
       {
+        companyId: auditCompanyScope(principal),
         errors: true,
         errorStatus: query.status,
         errorCode: query.code,
@@ -124,9 +157,13 @@ export class AuditQueriesController {
   @Authenticated(MANAGER_UP)
   @ApiOperation({ summary: 'Entries whose message contains the query text (ADMIN or MANAGER)' })
   @ApiOkResponse({ type: AuditPageEnvelopeDto })
-  search(@Query() query: SearchQueryDto) {
+  search(@CurrentPrincipal() principal: Principal, @Query() query: SearchQueryDto) {
     return this.audit.list(
-      { text: query.query, range: parseRange(query.startDate, query.endDate) },
+      {
+        companyId: auditCompanyScope(principal),
+        text: query.query,
+        range: parseRange(query.startDate, query.endDate),
+      },
       query.page,
       query.size,
     );
@@ -137,9 +174,17 @@ export class AuditQueriesController {
   @ApiOperation({ summary: 'Entries from one source address (ADMIN)' })
   @ApiParam({ name: 'ipAddress', example: '10.0.0.7' })
   @ApiOkResponse({ type: AuditPageEnvelopeDto })
-  ip(@Param('ipAddress', new IpParam()) ipAddress: string, @Query() query: AuditRangeQueryDto) {
+  ip(
+    @CurrentPrincipal() principal: Principal,
+    @Param('ipAddress', new IpParam()) ipAddress: string,
+    @Query() query: AuditRangeQueryDto,
+  ) {
     return this.audit.list(
-      { ipAddress, range: parseRange(query.startDate, query.endDate) },
+      {
+        companyId: auditCompanyScope(principal),
+        ipAddress,
+        range: parseRange(query.startDate, query.endDate),
+      },
       query.page,
       query.size,
     );

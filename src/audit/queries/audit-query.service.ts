@@ -58,12 +58,12 @@ export class AuditQueryService {
     return { total: Math.max(cap + 1, Math.round(plan['QUERY PLAN'][0].Plan['Plan Rows'])), exact: false };
   }
   /** One entity's trail: `{ data }`, newest first. */
-  async trail(entityType: string, entityId: number, page: number, size: number) {
-    const { sql, params } = whereClause({ entityType, entityId });
+  async trail(entityType: string, entityId: number, companyId: number | null, page: number, size: number) {
+    const { sql, params } = whereClause({ companyId, entityType, entityId });
     const rows = await this.db.run<AuditRow[]>((m) =>
       m.query(
         `SELECT ${ENTRY_COLUMNS} FROM audit_logs WHERE ${sql}
-          ORDER BY timestamp DESC, id DESC LIMIT $3 OFFSET $4`,
+          ORDER BY timestamp DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, size, page * size],
       ),
     );

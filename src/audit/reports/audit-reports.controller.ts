@@ -7,7 +7,9 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { Authenticated } from '../../auth/auth.decorators';
+import { Authenticated, CurrentPrincipal } from '../../auth/auth.decorators';
+import type { Principal } from '../../auth/principal';
+import { auditCompanyScope } from '../queries/audit-scope';
 import { EntityTypeParam } from '../dto/audit-params';
 import { ReportPeriodDto } from '../dto/audit-query.dto';
 import {
@@ -59,10 +61,11 @@ export class AuditReportsController {
   @ApiParam({ name: 'entityId', example: 7 })
   @ApiOkResponse({ type: EntityAccessEnvelopeDto })
   entityAccess(
+    @CurrentPrincipal() principal: Principal,
     @Param('entityType', new EntityTypeParam()) entityType: string,
     @Param('entityId', IdParam) entityId: number,
   ) {
-    return this.access.report(entityType, entityId);
+    return this.access.report(entityType, entityId, auditCompanyScope(principal));
   }
 
   @Get('retention')

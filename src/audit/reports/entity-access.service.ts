@@ -32,13 +32,15 @@ const iso = (value: Date | null) => (value ? new Date(value).toISOString() : nul
 export class EntityAccessService {
   constructor(private readonly db: TenantDatabase) {}
 
-  async report(entityType: string, entityId: number) {
-    const params = [entityType, entityId];
+  /** `companyId`: only entries of that company (the caller's scope below ADMIN); null: every company. */
+  async report(entityType: string, entityId: number, companyId: number | null) {
+    const params = [entityType, entityId, companyId];
+    const match = `entity_type = $1 AND entity_id = $2 AND ($3::int IS NULL OR company_id = $3::int)`;
     const [[row], changes] = await Promise.all([
       this.db.run<AccessRow[]>((m) =>
         m.query(
           `WITH scoped AS MATERIALIZED (
-             SELECT id, action, timestamp, user_id, username FROM audit_logs WHERE entity_type = $1 AND entity_id = $2
+             SELECT id, action, timestamp, user_id, username FROM audit_logs WHERE ${match}
            ), created AS (
              SELECT timestamp, username FROM scoped WHERE action = 'CREATE' ORDER BY timestamp, id LIMIT 1
            ), modified AS (
@@ -60,7 +62,7 @@ export class EntityAccessService {
           `SELECT a.timestamp, a.username AS user, a.action, c.key AS field,
                   c.value->'old' AS old_value, c.value->'new' AS new_value
              FROM (SELECT id, timestamp, username, action, changes FROM audit_logs
-                    WHERE entity_type = $1 AND entity_id = $2 AND action IN ('CREATE', 'UPDATE', 'DELETE')
+                    WHERE ${match} AND action IN ('CREATE', 'UPDATE', 'DELETE')
                     ORDER BY timestamp DESC, id DESC LIMIT ${HISTORY_ENTRIES}) a
              LEFT JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(a.changes) = 'object' THEN a.changes ELSE '{}' END) c
                ON true

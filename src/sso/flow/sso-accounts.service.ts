@@ -19,6 +19,7 @@ interface UserRow {
   company_id: number | null;
   blocked: boolean;
   confirmed: boolean;
+  two_factor_enabled: boolean;
   token_version: number;
   role_id: number;
   role_name: string;
@@ -26,7 +27,7 @@ interface UserRow {
 }
 
 const USER_SELECT = `SELECT u.id, u.email, u.username, u.first_name, u.last_name, u.company_id, u.blocked,
-       u.confirmed, u.token_version, r.id AS role_id, r.name AS role_name, r.type AS role_type
+       u.confirmed, u.two_factor_enabled, u.token_version, r.id AS role_id, r.name AS role_name, r.type AS role_type
   FROM public.users u JOIN public.roles r ON r.id = u.role_id`;
 
 function toUser(row: UserRow): User {
@@ -39,6 +40,7 @@ function toUser(row: UserRow): User {
     lastName: row.last_name,
     companyId: row.company_id,
     blocked: row.blocked,
+    twoFactorEnabled: row.two_factor_enabled,
     tokenVersion: row.token_version,
     roleId: row.role_id,
     role,
@@ -114,6 +116,7 @@ export class SsoAccountsService {
         }
         const [row] = await m.query(`${USER_SELECT} WHERE u.id = $1 AND u.deleted_at IS NULL`, [userId]);
         if (!row) throw AppError.unauthorized();
+        if (row.blocked) throw SsoErrors.userBlocked();
         await this.insertLink(m, provider, identity, toUser(row), 'linked by the user');
       }),
     );

@@ -23,10 +23,15 @@ export class SsoFlowService {
   ) {}
 
   /** `{ authorizationUrl, state }` for a login (or, with `userId`, a link) through the provider. */
-  async authorize(providerId: number, redirectUri: string | undefined, userId?: number) {
+  async authorize(providerId: number, redirectUri: string | undefined, userId?: number, bind?: string) {
     const checked = this.allowlist.check(redirectUri);
     const provider = await this.providers.findEnabled(providerId);
-    const claims = { purpose: userId ? ('link' as const) : ('login' as const), userId, redirectUri: checked };
+    const claims = {
+      purpose: userId ? ('link' as const) : ('login' as const),
+      userId,
+      redirectUri: checked,
+      ...(userId ? { bind } : {}),
+    };
     const answer =
       provider.providerType === 'SAML'
         ? await this.saml.authorize(provider, claims)
@@ -46,7 +51,11 @@ export class SsoFlowService {
    * GET /auth/sso/callback/{providerId}: verifies the state, enters the client it names (the request
    * itself names none), consumes it, then exchanges the code and signs the user in.
    */
-  async callback(pathProviderId: number | null, query: Record<string, unknown>): Promise<SsoOutcome> {
+  async callback(
+    pathProviderId: number | null,
+    query: Record<string, unknown>,
+    linkCookie?: string,
+  ): Promise<SsoOutcome> {
     const claims = this.states.verify(query.state);
     if (pathProviderId !== null && claims.providerId !== pathProviderId) {
       throw SsoErrors.invalidState('The state belongs to another provider');
@@ -59,7 +68,7 @@ export class SsoFlowService {
         if (provider.providerType === 'SAML')
           throw SsoErrors.invalidState('The state is for a SAML provider');
         const identity = await this.oidc.identity(provider, query, record);
-        return await this.login.complete(provider, identity, claims);
+        return await this.login.complete(provider, identity, claims, linkCookie);
       } catch (err) {
         return this.login.fail(provider, err, claims.redirectUri);
       }

@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { SessionService } from '../../auth/session.service';
+import { SecurityAudit } from '../../auth/security-audit';
+import { TwoFactorChallenges } from '../../auth/two-factor/two-factor-challenge.service';
+import { User } from '../../users/entities/user.entity';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { ExchangeCodes } from './exchange-codes';
 import { ExternalIdentity } from './external-identity';
+import { bindingMatches } from './link-binding';
+import { SsoErrors } from '../sso-errors';
 import { SsoAccountsService } from './sso-accounts.service';
 import { StateClaims } from './sso-state.service';
 
@@ -23,14 +28,20 @@ export class SsoLoginService {
     private readonly accounts: SsoAccountsService,
     private readonly sessions: SessionService,
     private readonly codes: ExchangeCodes,
+    private readonly challenges: TwoFactorChallenges,
+    private readonly securityAudit: SecurityAudit,
   ) {}
 
   async complete(
     provider: IdentityProvider,
     identity: ExternalIdentity,
-    claims: Pick<StateClaims, 'purpose' | 'userId' | 'redirectUri'>,
+    claims: Pick<StateClaims, 'purpose' | 'userId' | 'redirectUri' | 'bind'>,
+    linkCookie?: string,
   ): Promise<SsoOutcome> {
     if (claims.purpose === 'link') {
+      if (!bindingMatches(claims.bind, linkCookie)) {
+        throw SsoErrors.invalidState('This account link was not started in this browser');
+      }
       await this.accounts.link(provider, identity, claims.userId!);
       const body = { data: { linked: true, providerId: provider.id, subject: identity.subject } };
       if (claims.redirectUri) {
@@ -39,10 +50,24 @@ export class SsoLoginService {
       return { kind: 'json', body };
     }
     const user = await this.accounts.signIn(provider, identity);
-    const login = await this.sessions.issue(user);
+    // A user enrolled in two-factor authentication answers the same challenge as after a password.
+    const login = user.twoFactorEnabled ? await this.challenge(user) : await this.sessions.issue(user);
     if (!claims.redirectUri) return { kind: 'json', body: login };
     const code = await this.codes.issue(login);
     return { kind: 'redirect', url: withParams(claims.redirectUri, { code }) };
+  }
+
+  private async challenge(user: User) {
+    await this.securityAudit.record('LOGIN_2FA_REQUIRED', {
+      action: 'LOGIN',
+      entityType: 'User',
+      entityId: user.id,
+      userId: user.id,
+      username: user.email,
+      message: 'SSO login accepted; two-factor code required',
+      metadata: { success: false, pending: true, method: 'sso' },
+    });
+    return { requires2FA: true as const, tempToken: this.challenges.issue(user) };
   }
 
   /** Audits a failure; with an allow-listed redirect, answers it there as ?error=CODE. */

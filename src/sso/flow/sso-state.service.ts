@@ -16,6 +16,8 @@ export interface StateClaims {
   /** The user linking an account (purpose link). */
   userId?: number;
   redirectUri?: string;
+  /** Hash of the link-binding cookie of the browser that started a link (purpose link). */
+  bind?: string;
   /** Unix seconds. */
   exp: number;
 }

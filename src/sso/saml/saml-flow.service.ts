@@ -18,6 +18,7 @@ import { SamlResponseFacts, screenRedirectMessage, screenSamlResponse } from './
 
 const STATE_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const MAX_REPLAY_WINDOW_S = 24 * 3600;
+const CLIENT_SEGMENT = /^[a-z0-9][a-z0-9_-]{0,39}$/i;
 
 /** SP-initiated and IdP-initiated SAML 2.0 Web SSO (HTTP-Redirect AuthnRequest, HTTP-POST response). */
 @Injectable()
@@ -47,15 +48,45 @@ export class SamlFlowService {
   }
 
   /** The ACS: screens the XML, finds provider and client (RelayState, else Issuer), validates, signs in. */
-  async acs(body: { SAMLResponse?: unknown; RelayState?: unknown }): Promise<SsoOutcome> {
+  async acs(
+    body: { SAMLResponse?: unknown; RelayState?: unknown },
+    linkCookie?: string,
+  ): Promise<SsoOutcome> {
     const facts = screenSamlResponse(body.SAMLResponse);
     const relay = typeof body.RelayState === 'string' && body.RelayState ? body.RelayState : undefined;
     if (relay && STATE_SHAPE.test(relay)) {
       const claims = this.states.verify(relay);
-      return this.scope.run(claims.client, () => this.spInitiated(facts, claims));
+      return this.scope.run(claims.client, () => this.spInitiated(facts, claims, linkCookie));
     }
     const redirectUri = this.allowlist.check(relay);
     return this.idpInitiated(facts, redirectUri);
+  }
+
+  /**
+   * The ACS of one client (`/auth/sso/saml/acs/{client}`): IdP-initiated responses are looked up
+   * among that client's providers; a RelayState state must name the same client.
+   */
+  async acsOf(
+    client: string,
+    body: { SAMLResponse?: unknown; RelayState?: unknown },
+    linkCookie?: string,
+  ): Promise<SsoOutcome> {
+    const facts = screenSamlResponse(body.SAMLResponse);
+    const relay = typeof body.RelayState === 'string' && body.RelayState ? body.RelayState : undefined;
+    this.clientOf(client);
+    if (relay && STATE_SHAPE.test(relay)) {
+      const claims = this.states.verify(relay);
+      if (claims.client !== client) throw SsoErrors.invalidState('The state belongs to another client');
+      return this.scope.run(client, () => this.spInitiated(facts, claims, linkCookie));
+    }
+    const redirectUri = this.allowlist.check(relay);
+    return this.scope.run(client, () => this.idpInitiated(facts, redirectUri));
+  }
+
+  /** The active client a client path segment names; else 404 CLIENT_NOT_FOUND. */
+  clientOf(identifier: string) {
+    if (!CLIENT_SEGMENT.test(identifier)) throw AppError.clientNotFound();
+    return this.scope.resolve(identifier);
   }
 
   /** Single-logout return: a signed LogoutResponse answering the LogoutRequest of our state. */
@@ -90,7 +121,11 @@ export class SamlFlowService {
     });
   }
 
-  private async spInitiated(facts: SamlResponseFacts, claims: StateClaims): Promise<SsoOutcome> {
+  private async spInitiated(
+    facts: SamlResponseFacts,
+    claims: StateClaims,
+    linkCookie?: string,
+  ): Promise<SsoOutcome> {
     const record = await this.states.consume(claims);
     let provider: IdentityProvider | null = null;
     try {
@@ -101,7 +136,7 @@ export class SamlFlowService {
         throw SsoErrors.samlInvalid('InResponseTo does not match the request of this login');
       }
       const profile = await this.sp.validate(provider, facts, true);
-      return await this.finish(provider, facts, profile, claims);
+      return await this.finish(provider, facts, profile, claims, linkCookie);
     } catch (err) {
       return this.login.fail(provider, err, claims.redirectUri, facts.issuer);
     }
@@ -123,7 +158,8 @@ export class SamlFlowService {
     provider: IdentityProvider,
     facts: SamlResponseFacts,
     profile: Profile,
-    claims: Pick<StateClaims, 'purpose' | 'userId' | 'redirectUri'>,
+    claims: Pick<StateClaims, 'purpose' | 'userId' | 'redirectUri' | 'bind'>,
+    linkCookie?: string,
   ) {
     await this.rememberOnce(provider, facts);
     if (!profile.nameID) throw SsoErrors.samlInvalid('The assertion has no NameID');
@@ -133,7 +169,7 @@ export class SamlFlowService {
       format: profile.nameIDFormat,
     });
     identity.sessionIndex = profile.sessionIndex ?? null;
-    return this.login.complete(provider, identity, claims);
+    return this.login.complete(provider, identity, claims, linkCookie);
   }
 
   /** Replay protection: each Response and Assertion id is accepted once until it expires. */

@@ -1,3 +1,4 @@
+import { tenantContext } from '../../tenancy/tenant-context';
 import { Injectable } from '@nestjs/common';
 import { Profile, SAML, SamlConfig, ValidateInResponseTo } from '@node-saml/node-saml';
 import { RedisService } from '../../redis/redis.service';
@@ -75,10 +76,12 @@ export class SamlServiceProvider {
     facts: SamlResponseFacts,
     spInitiated: boolean,
   ): Promise<Profile> {
-    if (facts.destination && facts.destination !== this.urls.acs) {
+    // The shared ACS, or the ACS of the client whose context the response is validated in.
+    const ours = [this.urls.acs, this.urls.acsFor(tenantContext.get().client.identifier)];
+    if (facts.destination && !ours.includes(facts.destination)) {
       throw SsoErrors.samlInvalid('The response Destination is not this ACS');
     }
-    if (facts.recipients.some((r) => r !== this.urls.acs)) {
+    if (facts.recipients.some((r) => !ours.includes(r))) {
       throw SsoErrors.samlInvalid('The assertion Recipient is not this ACS');
     }
     const mode = spInitiated ? ValidateInResponseTo.always : ValidateInResponseTo.ifPresent;

@@ -16,6 +16,7 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { isKnownEvent } from '../event-catalogue';
+import { IsHttpHeaders } from './http-header-rules';
 
 export const HTTP_METHODS = ['POST', 'PUT', 'PATCH'] as const;
 
@@ -69,9 +70,15 @@ export class CreateWebhookDto {
   @IsWebhookEvent()
   events?: string[];
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, default: {} })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    default: {},
+    description: 'Names are HTTP tokens; values visible ASCII, spaces and tabs only (no CR/LF, no non-ASCII)',
+  })
   @IsOptional()
   @IsObject()
+  @IsHttpHeaders()
   customHeaders?: Record<string, string>;
 
   @ApiPropertyOptional({ enum: HTTP_METHODS, default: 'POST' })
