@@ -10,7 +10,7 @@ const lookupAll = promisify(lookup);
 const BLOCKED_NAMES = /^(localhost|.*\.localhost|metadata|metadata\.google\.internal|instance-data)\.?$/i;
 
 /** Message of every refusal, worded for both callers (webhooks, SSO). */
-const NOT_ALLOWED = 'is not allowed: a loopback, private, link-local or otherwise non-public address';
+const NOT_ALLOWED = 'is not allowed: a private, loopback or link-local address, or another non-public one';
 
 /** A connection refused by the address guard (code EBLOCKEDTARGET). */
 export class BlockedTargetError extends Error {
@@ -58,8 +58,9 @@ export function hostOf(url: URL): string {
 
 /**
  * The checks that need no DNS: an absolute http(s) URL without credentials and, unless private
- * targets are allowed, neither a blocked name nor a blocked literal address. Answers the parsed
- * URL, or the reason it is refused.
+ * targets are allowed, no blocked literal address. Names (the blocked local and metadata names
+ * included) are judged by refuseTarget when saved and by guardedLookup on every connection.
+ * Answers the parsed URL, or the reason it is refused.
  */
 export function checkUrl(raw: string | URL, allowPrivate: boolean): { url: URL } | { refused: string } {
   let url: URL;
@@ -72,7 +73,6 @@ export function checkUrl(raw: string | URL, allowPrivate: boolean): { url: URL }
   if (url.username || url.password) return { refused: 'url must not carry credentials' };
   if (allowPrivate) return { url };
   const host = hostOf(url);
-  if (BLOCKED_NAMES.test(host)) return { refused: `${host} ${NOT_ALLOWED} (a local or metadata host)` };
   if (isIP(host) && isBlockedAddress(host)) return { refused: `${host} ${NOT_ALLOWED}` };
   return { url };
 }
@@ -86,6 +86,7 @@ export async function refuseTarget(raw: string, allowPrivate: boolean): Promise<
   if ('refused' in checked) return checked.refused;
   const host = hostOf(checked.url);
   if (allowPrivate || isIP(host)) return null;
+  if (BLOCKED_NAMES.test(host)) return `${host} ${NOT_ALLOWED} (a local or metadata name)`;
   try {
     const addresses = await lookupAll(host, { all: true });
     const bad = addresses.find((a) => isBlockedAddress(a.address));

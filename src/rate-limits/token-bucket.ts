@@ -15,7 +15,7 @@ if now > ts then tokens = math.min(burst, tokens + (now - ts) * rate / 1000) end
 local take = math.min(want, math.floor(tokens))
 tokens = tokens - take
 redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(math.max(now, ts)))
-redis.call('PEXPIRE', key, math.max(1000, math.ceil(burst / rate * 1000) + 1000))
+redis.call('PEXPIRE', key, math.max(60000, math.ceil(burst / rate * 2000)))
 return take
 `;
 
