@@ -1,7 +1,6 @@
 import { DynamicModule, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
 import { DomainEvents } from './domain-events';
-import { EventRateLimiter } from './event-rate-limiter';
 import { EventsSettings } from './events.settings';
 import { OutboxRelay } from './outbox-relay';
 
@@ -22,7 +21,6 @@ export class EventsModule implements OnApplicationBootstrap {
       providers: [
         settingsProvider(EventsSettings),
         { provide: POLLING, useValue: options.processors },
-        EventRateLimiter,
         OutboxRelay,
         DomainEvents,
       ],

@@ -1,11 +1,12 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { RateLimiter } from '../rate-limits/rate-limiter';
+import { TokenBucket } from '../rate-limits/token-bucket';
 import { PerClientRunner } from '../tenancy/per-client-runner';
 import { PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { TenantPools } from '../tenancy/tenant-pools';
 import { OutboxEvent } from './domain-event';
-import { EventRateLimiter } from './event-rate-limiter';
 import { EventsSettings } from './events.settings';
 import { tenantsToVisit } from './tenants';
 
@@ -46,14 +47,18 @@ export class OutboxRelay implements OnModuleDestroy {
   private readonly deferred = new Map<string, NodeJS.Timeout>();
   private timer?: NodeJS.Timeout;
   private stopped = false;
+  /** Caps the events per second and client that the relay hands on (WEBHOOK_MAX_EVENTS_PER_SECOND). */
+  private readonly limiter: TokenBucket;
 
   constructor(
     private readonly db: TenantDatabase,
     private readonly pools: TenantPools,
     private readonly runner: PerClientRunner,
-    private readonly limiter: EventRateLimiter,
+    rateLimiter: RateLimiter,
     private readonly settings: EventsSettings,
-  ) {}
+  ) {
+    this.limiter = rateLimiter.bucket('events', settings.WEBHOOK_MAX_EVENTS_PER_SECOND);
+  }
 
   register(consumer: OutboxConsumer) {
     this.consumers.push(consumer);
@@ -124,8 +129,8 @@ export class OutboxRelay implements OnModuleDestroy {
     const batch = this.settings.EVENT_RELAY_BATCH;
     for (;;) {
       if (this.stopped) return;
-      const granted = await this.limiter.take(client.identifier, batch);
-      if (granted === 0) return this.deferTillTokens(client);
+      const { granted, retryAfterMs } = await this.limiter.take(client.identifier, batch);
+      if (granted === 0) return this.deferTillTokens(client, retryAfterMs);
       const moved = await this.moveBatch(client, granted);
       await this.limiter.refund(client.identifier, granted - moved);
       if (moved < granted) return;
@@ -151,9 +156,9 @@ export class OutboxRelay implements OnModuleDestroy {
     return count;
   }
 
-  private deferTillTokens(client: TenantClient) {
+  private deferTillTokens(client: TenantClient, retryAfterMs: number) {
     if (this.deferred.has(client.identifier)) return;
-    const wait = Math.max(10, Math.ceil(1000 / this.limiter.rate));
+    const wait = Math.max(10, retryAfterMs);
     const timer = setTimeout(() => {
       this.deferred.delete(client.identifier);
       this.nudge(client);

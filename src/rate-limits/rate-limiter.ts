@@ -2,7 +2,8 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { RedisService } from '../redis/redis.service';
-import { sha256 } from '../auth/token-hash';
+import { Grant, LimitKey, limitKey, Limiter } from './limiter';
+import { TokenBucket } from './token-bucket';
 
 export interface Limit {
   /** Key parts; hashed so no caller-supplied text reaches Redis key names raw. */
@@ -17,9 +18,9 @@ export const rateLimited = (retryAfterSeconds: number) =>
   });
 
 /**
- * Fixed-window counters in Redis through the @nestjs/throttler Redis storage, so every replica counts
- * the same attempts. Keys are built by the callers from the trusted client address and normalised
- * identifiers only.
+ * The Redis-backed limits (see limiter.ts for the shape they share). Fixed-window counters go
+ * through the @nestjs/throttler Redis storage, so every replica counts the same attempts. Keys are
+ * built by the callers from the trusted client address and normalised identifiers only.
  */
 @Injectable()
 export class RateLimiter {
@@ -41,8 +42,29 @@ export class RateLimiter {
     return (await this.hit(name, limit)) === 0;
   }
 
+  /** A fixed window as a Limiter: `limit` units per `windowSeconds` and key. */
+  window(name: string, limit: number, windowSeconds: number): Limiter {
+    return {
+      take: async (key: LimitKey, want = 1): Promise<Grant> => {
+        const parts = typeof key === 'string' ? [key] : [...key];
+        let retryAfter = 0;
+        let granted = 0;
+        while (granted < want && retryAfter === 0) {
+          retryAfter = await this.hit(name, { key: parts, limit, windowSeconds });
+          if (retryAfter === 0) granted++;
+        }
+        return { granted, retryAfterMs: retryAfter * 1000 };
+      },
+    };
+  }
+
+  /** A token bucket: `perSecond` units per second and key, bursts up to `burst`. */
+  bucket(name: string, perSecond: number, burst = perSecond): TokenBucket {
+    return new TokenBucket(this.redis, name, perSecond, burst);
+  }
+
   private key(name: string, limit: Limit) {
-    return this.redis.key('rl', name, sha256(limit.key.join('\u0000')));
+    return this.redis.key('rl', name, limitKey(limit.key));
   }
 
   /** Seconds the key stays blocked, 0 when the hit is allowed. */

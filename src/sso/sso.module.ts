@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
+import { OutboundModule } from '../outbound/outbound.module';
 import { ClientScope } from './flow/client-scope';
 import { ExchangeCodes } from './flow/exchange-codes';
 import { LinkedAccountsService } from './flow/linked-accounts.service';
@@ -12,7 +13,7 @@ import { LegacySsoController } from './legacy-sso.controller';
 import { LinkedAccountsController } from './linked-accounts.controller';
 import { OidcClients } from './oidc/oidc-clients';
 import { OidcFlowService } from './oidc/oidc-flow.service';
-import { OutboundHttp } from './outbound/outbound-http';
+import { IdpHttp } from './outbound/idp-http';
 import { IdentityProvidersController } from './providers/identity-providers.controller';
 import { IdentityProvidersService } from './providers/identity-providers.service';
 import { SamlFlowService } from './saml/saml-flow.service';
@@ -24,11 +25,12 @@ import { SsoUrls } from './sso-urls';
 
 /** Single sign-on: OIDC, OAuth 2.0 and SAML 2.0 identity providers, JIT provisioning and linking. */
 @Module({
+  imports: [OutboundModule],
   controllers: [IdentityProvidersController, SsoController, LinkedAccountsController, LegacySsoController],
   providers: [
     settingsProvider(SsoSettings),
     SsoUrls,
-    OutboundHttp,
+    IdpHttp,
     OidcClients,
     IdentityProvidersService,
     SsoStateService,

@@ -1,11 +1,9 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import http from 'node:http';
-import https from 'node:https';
-import { isIP } from 'node:net';
-import { BlockedTargetError, guardedLookup, hostOf, isBlockedAddress } from './ssrf-guard';
+import { Injectable } from '@nestjs/common';
+import { OutboundClient, OutboundError } from '../outbound/outbound-client';
+import { OutboundHttp } from '../outbound/outbound-http';
 import { WebhookSettings } from './webhook.settings';
 
-export interface OutboundRequest {
+export interface WebhookRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
@@ -21,39 +19,22 @@ export interface SendResult {
   durationMs: number;
 }
 
+/** The receiver's answer is read up to this size, then dropped (only the status counts). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-interface Exchange {
-  ok: boolean;
-  status: number | null;
-  error: string | null;
-  staleSocket?: boolean;
-}
-
 /**
- * Sends one delivery request. Connections go through agents whose `lookup` checks and pins the
- * resolved address (SSRF guard); IP-literal hosts are checked here since they skip the lookup.
- * Redirects are never followed (a 3xx is a failure); the whole exchange is bounded by timeoutMs.
+ * Sends one delivery request through the outbound client for caller-supplied URLs (address guard
+ * unless WEBHOOK_ALLOW_PRIVATE_TARGETS). A 2xx is a success; a 3xx is not followed and fails.
  */
 @Injectable()
-export class WebhookSender implements OnModuleDestroy {
-  private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
-  private readonly insecureAgent: https.Agent;
+export class WebhookSender {
+  private readonly client: OutboundClient;
 
-  constructor(private readonly settings: WebhookSettings) {
-    const lookup = guardedLookup(settings.WEBHOOK_ALLOW_PRIVATE_TARGETS);
-    const common = { keepAlive: true, maxSockets: 256, lookup };
-    this.httpAgent = new http.Agent(common);
-    this.httpsAgent = new https.Agent({ ...common, rejectUnauthorized: true });
-    this.insecureAgent = new https.Agent({ ...common, rejectUnauthorized: false });
+  constructor(outbound: OutboundHttp, settings: WebhookSettings) {
+    this.client = outbound.forCallerUrls(settings.WEBHOOK_ALLOW_PRIVATE_TARGETS);
   }
 
-  onModuleDestroy() {
-    for (const agent of [this.httpAgent, this.httpsAgent, this.insecureAgent]) agent.destroy();
-  }
-
-  async send(req: OutboundRequest): Promise<SendResult> {
+  async send(req: WebhookRequest): Promise<SendResult> {
     const started = Date.now();
     const done = (ok: boolean, status: number | null, error: string | null): SendResult => ({
       ok,
@@ -61,69 +42,20 @@ export class WebhookSender implements OnModuleDestroy {
       error,
       durationMs: Date.now() - started,
     });
-    let url: URL;
     try {
-      url = new URL(req.url);
-    } catch {
-      return done(false, null, 'Invalid URL');
-    }
-    const host = hostOf(url);
-    if (!this.settings.WEBHOOK_ALLOW_PRIVATE_TARGETS && isIP(host) && isBlockedAddress(host)) {
-      return done(false, null, `Target address ${host} is not allowed`);
-    }
-    const secure = url.protocol === 'https:';
-    const agent = secure ? (req.verifySsl ? this.httpsAgent : this.insecureAgent) : this.httpAgent;
-    const deadline = started + req.timeoutMs;
-    const first = await this.exchange(url, req, agent, deadline);
-    // A kept-alive socket the receiver closed meanwhile fails before any answer: resend once on a fresh one.
-    const outcome =
-      first.staleSocket && Date.now() < deadline ? await this.exchange(url, req, agent, deadline) : first;
-    return done(outcome.ok, outcome.status, outcome.error);
-  }
-
-  private exchange(url: URL, req: OutboundRequest, agent: http.Agent, deadline: number): Promise<Exchange> {
-    const client = url.protocol === 'https:' ? https : http;
-    return new Promise<Exchange>((resolve) => {
-      let settled = false;
-      const finish = (r: Exchange) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(r);
-      };
-      const request = client.request(url, {
+      const res = await this.client.send({
+        url: req.url,
         method: req.method,
-        agent,
-        headers: { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) },
+        headers: req.headers,
+        body: req.body,
+        timeoutMs: req.timeoutMs,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
+        verifyTls: req.verifySsl,
       });
-      const timer = setTimeout(
-        () => {
-          finish({ ok: false, status: null, error: `Timed out after ${req.timeoutMs} ms` });
-          request.destroy();
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-      request.on('response', (res) => {
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_RESPONSE_BYTES) res.destroy();
-        });
-        const status = res.statusCode ?? 0;
-        const end = () => {
-          const ok = status >= 200 && status < 300;
-          finish({ ok, status, error: ok ? null : `Receiver answered HTTP ${status}` });
-        };
-        res.on('end', end);
-        res.on('close', end);
-        res.on('error', end);
-      });
-      request.on('error', (err: NodeJS.ErrnoException) => {
-        const message = err instanceof BlockedTargetError ? err.message : `Request failed: ${err.message}`;
-        const stale = request.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
-        finish({ ok: false, status: null, error: message, staleSocket: stale });
-      });
-      request.end(req.body);
-    });
+      const ok = res.status >= 200 && res.status < 300;
+      return done(ok, res.status, ok ? null : `Receiver answered HTTP ${res.status}`);
+    } catch (err) {
+      return done(false, null, err instanceof OutboundError ? err.message : 'Request failed');
+    }
   }
 }

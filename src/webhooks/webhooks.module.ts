@@ -1,5 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
+import { OutboundModule } from '../outbound/outbound.module';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryStore } from './delivery-store';
@@ -21,6 +22,7 @@ export class WebhooksModule {
     const processors: Provider[] = options.processors ? [DeliveryProcessor, DeliverySweeper] : [];
     return {
       module: WebhooksModule,
+      imports: [OutboundModule],
       controllers: [WebhooksController],
       providers: [
         settingsProvider(WebhookSettings),

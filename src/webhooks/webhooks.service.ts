@@ -8,7 +8,7 @@ import { modifyReturning } from '../database/sql';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { EVENT_TYPES } from './event-catalogue';
-import { refuseTarget } from './ssrf-guard';
+import { refuseTarget } from '../outbound/address-guard';
 import { headerProblems, MAX_WEBHOOKS_PER_COMPANY } from './webhook-rules';
 import { generateSecret, previewSecret } from './webhook-signing';
 import { auditForm, toWebhookView, WEBHOOK_COLUMNS, WebhookRow } from './webhook.view';

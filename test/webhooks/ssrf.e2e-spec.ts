@@ -32,6 +32,13 @@ describe('webhook SSRF guard', () => {
     'http://127.1/',
     'http://[::ffff:127.0.0.1]/',
     'http://[::1]/',
+    'http://[::7f00:1]/',
+    'http://[::a00:1]/',
+    'http://[64:ff9b::a00:1]/',
+    'http://[2002:7f00:1::]/',
+    'http://[ff02::1]/',
+    'http://224.0.0.1/',
+    'http://0.0.0.0/',
     'http://192.168.1.20/',
     'http://100.100.100.200/',
     'http://localhost:3000/',
@@ -64,7 +71,11 @@ describe('webhook SSRF guard', () => {
     const pg = new Client({ connectionString: databaseUrl(t.masterDatabase) });
     await pg.connect();
     const sealed = t.app.get(SecretBox).encrypt('whsec_c2VjcmV0');
-    const urls = [receiver.url('/literal'), `http://localhost:${receiver.port}/named`];
+    const urls = [
+      receiver.url('/literal'),
+      `http://localhost:${receiver.port}/named`,
+      `http://[::ffff:127.0.0.1]:${receiver.port}/mapped`,
+    ];
     const ids: number[] = [];
     for (const url of urls) {
       const [row] = (

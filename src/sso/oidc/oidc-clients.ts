@@ -3,7 +3,7 @@ import { BaseClient, custom, Issuer, IssuerMetadata } from 'openid-client';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { IdentityProvider } from '../entities/identity-provider.entity';
-import { OutboundHttp } from '../outbound/outbound-http';
+import { IdpHttp } from '../outbound/idp-http';
 import { SsoSettings } from '../sso.settings';
 import { SsoErrors } from '../sso-errors';
 import { SsoUrls } from '../sso-urls';
@@ -16,13 +16,13 @@ export const discoveryUrlOf = (p: { discoveryUri?: string | null; issuerUrl?: st
 
 const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
-/** openid-client issuers and clients for our providers, every outbound call through OutboundHttp. */
+/** openid-client issuers and clients for our providers, every outbound call through IdpHttp. */
 @Injectable()
 export class OidcClients {
   private readonly issuers = new Map<string, { issuer: Promise<Issuer<BaseClient>>; expires: number }>();
 
   constructor(
-    private readonly http: OutboundHttp,
+    private readonly http: IdpHttp,
     private readonly secrets: SecretBox,
     private readonly settings: SsoSettings,
     private readonly urls: SsoUrls,

@@ -105,7 +105,7 @@ export class OidcFlowService {
     if (err instanceof errors.RPError)
       return SsoErrors.loginFailed(`Token validation failed: ${err.message}`);
     const e = err as NodeJS.ErrnoException;
-    if (e?.code === 'ESSOTARGET' || e?.code === 'ECONNREFUSED' || e?.code === 'ENOTFOUND') {
+    if (e?.code === 'EBLOCKEDTARGET' || e?.code === 'ECONNREFUSED' || e?.code === 'ENOTFOUND') {
       return SsoErrors.unreachable(`The identity provider could not be reached: ${e.message}`);
     }
     return SsoErrors.loginFailed(`SSO login failed: ${(err as Error)?.message ?? 'unknown error'}`);

@@ -14,7 +14,7 @@ import {
 } from '../dto/identity-provider.dto';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { discoveryUrlOf, OidcClients } from '../oidc/oidc-clients';
-import { OutboundHttp } from '../outbound/outbound-http';
+import { IdpHttp } from '../outbound/idp-http';
 import { SsoErrors } from '../sso-errors';
 import { SsoUrls } from '../sso-urls';
 import { completeAndCheck, toChanges } from './provider-input';
@@ -29,7 +29,7 @@ export class IdentityProvidersService {
     private readonly audit: AuditWriter,
     private readonly secrets: SecretBox,
     private readonly oidc: OidcClients,
-    private readonly http: OutboundHttp,
+    private readonly http: IdpHttp,
     private readonly urls: SsoUrls,
   ) {}
 
