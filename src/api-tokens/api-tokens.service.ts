@@ -1,3 +1,4 @@
+import { parseDateTime } from '../records/datetime';
 import { Injectable } from '@nestjs/common';
 import { AuditWriter, diffChanges } from '../audit/audit-writer';
 import { API_TOKEN_PREFIX } from '../auth/api-token-authenticator';
@@ -57,7 +58,7 @@ export class ApiTokensService {
     }
     const notHeld = toPermissions(permissions).find((p) => !can(principal, p));
     if (notHeld) throw AppError.forbidden(`You cannot grant ${notHeld}, which you do not hold`);
-    const expiresAt = dto.expiresAt ? new Date(dto.expiresAt) : null;
+    const expiresAt = dto.expiresAt ? parseDateTime(dto.expiresAt) : null;
     if (expiresAt && expiresAt.getTime() <= Date.now()) {
       throw AppError.validation([{ field: 'expiresAt', message: 'expiresAt must be in the future' }]);
     }

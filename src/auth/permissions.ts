@@ -57,7 +57,7 @@ export function normalizePermission(value: string): Permission | null {
   return `${resource}:${action}` as Permission;
 }
 
-/** Default permission sets of platform.md section 5, with DECISIONS.md's admin-only resources. */
+/** Default permission sets of the five roles; api tokens, identity providers, webhooks and system configuration are ADMIN-only. */
 export const DEFAULT_PERMISSIONS: Record<RoleType, Permission[]> = {
   SUPER_ADMIN: all(RESOURCES),
   ADMIN: all(RESOURCES.filter((r) => r !== 'system_configuration')),

@@ -5,7 +5,7 @@ import { toBool, toInt } from './load-settings';
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
 
 /**
- * Outside stores of DECISIONS.md ("stores with an embedded default"): file storage, the AI
+ * Outside stores that have an embedded default (docs/api-rules.md): file storage, the AI
  * conversation log and the OCR engine. Validated at start and probed by the health endpoint.
  */
 export class StoresSettings {

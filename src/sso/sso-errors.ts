@@ -1,6 +1,6 @@
 import { AppError } from '../common/errors/app-error';
 
-/** The SSO failures of platform.md section 7, in envelope A. */
+/** The SSO failures, in envelope A (docs/sso.md). */
 export const SsoErrors = {
   invalidState: (message = 'Invalid or expired SSO state') => new AppError(400, 'INVALID_STATE', message),
   redirectNotAllowed: () =>

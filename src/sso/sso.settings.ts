@@ -4,7 +4,7 @@ import { toBool, toInt } from '../config/load-settings';
 
 /** Settings of single sign-on (read from the environment like AppConfig). */
 export class SsoSettings {
-  /** Lifetime of an SSO state (authorize → callback); the spec's 10 minutes by default. */
+  /** Lifetime of an SSO state (authorize → callback); 10 minutes by default. */
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -1,3 +1,4 @@
+import { parseDateTime } from '../records/datetime';
 import { Type } from '@nestjs/common';
 import { DeepPartial, EntityManager } from 'typeorm';
 import { Principal } from '../auth/principal';
@@ -73,7 +74,7 @@ export abstract class UnitRecordsService<E extends UnitRecord> extends RecordsSe
       const given = dateOf(dto, dateField);
       return this.insert(m, {
         ...dto,
-        [dateField]: given ? new Date(given) : null,
+        [dateField]: given ? parseDateTime(given) : null,
         [closedAt.field]: dto.status === closedAt.status ? new Date() : null,
         companyId: unit.companyId,
         createdById: principal.userId,
@@ -94,7 +95,7 @@ export abstract class UnitRecordsService<E extends UnitRecord> extends RecordsSe
       const { dateField, closedAt } = this.kind;
       const next = { ...before, ...dto } as Record<string, unknown>;
       const given = dateOf(dto, dateField);
-      next[dateField] = given === undefined ? before[dateField] : given ? new Date(given) : null;
+      next[dateField] = given === undefined ? before[dateField] : given ? parseDateTime(given) : null;
       if (unit) next.companyId = unit.companyId;
       await check?.(m, next.companyId as number | null);
       if (dto.status && dto.status !== before.status) {

@@ -19,7 +19,7 @@ const only = (group: string, items: [string, string][]) =>
 export const CMS_ACTIONS = ['created', 'updated', 'deleted', 'published', 'unpublished'] as const;
 const CMS_EVENT = new RegExp(`^cms\\.[a-z][a-z0-9_]{0,62}\\.(${CMS_ACTIONS.join('|')})$`);
 
-/** Every event a webhook can subscribe to: platform.md section 6, plus DECISIONS.md's modules. */
+/** Every event a webhook can subscribe to, platform and operational modules alike (docs/webhooks.md). */
 export const EVENT_TYPES: EventType[] = [
   { code: '*', group: 'All', description: 'Every event' },
   { code: 'webhook.ping', group: 'Webhooks', description: 'Test delivery sent from the administration' },

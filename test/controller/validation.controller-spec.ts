@@ -47,7 +47,7 @@ describe('controller tier: validation', () => {
     expect(res.status).toBe(201);
   });
 
-  it.each(['abc', '0', '-1', '1.5', '9999999999999999'])(
+  it.each(['abc', '0', '-1', '1.5', '9999999999999999', '1e3', '0x10', '%207'])(
     'path id %p is a 400 VALIDATION_ERROR',
     async (id) => {
       const res = await send('GET', `/api/units/${id}`);

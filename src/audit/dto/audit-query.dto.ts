@@ -20,7 +20,7 @@ const DATE_HINT = 'ISO date (`2026-01-31`, a whole UTC day when used as endDate)
 const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/i;
 const dateMessage = (field: string) => ({ message: `${field} must be an ISO date or date-time` });
 
-/** `page` (0-based) and `size` of the audit queries (platform.md section 8). */
+/** `page` (0-based) and `size` of the audit queries. */
 export class AuditPageDto {
   @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Page number, 0-based' })
   @IsOptional()

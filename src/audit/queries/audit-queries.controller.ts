@@ -20,7 +20,7 @@ import { IdParam } from '../../common/validation/id-param.pipe';
 const MANAGER_UP = { permissions: ['audit_logs:read' as const], minRole: 'MANAGER' as const };
 const ADMIN_ONLY = { permissions: ['audit_logs:read' as const], minRole: 'ADMIN' as const };
 
-/** Audit and compliance queries of platform.md section 4 (paged, 0-based, newest first). */
+/** Audit and compliance queries (paged, 0-based, newest first; docs/audit.md). */
 @ApiTags('Audit and compliance')
 @ApiBadRequestResponse({ description: 'VALIDATION_ERROR: bad page, size, date, action, id or address' })
 @Controller('compliance/audit')

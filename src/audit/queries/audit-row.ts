@@ -1,6 +1,6 @@
 import { AuditAction } from '../entities/audit-log.entity';
 
-/** Columns of an audit entry as the API shows it (platform.md section 2). */
+/** Columns of an audit entry as the API shows it. */
 export const ENTRY_COLUMNS = `id, action, entity_type, entity_id, user_id, username, timestamp, ip_address, user_agent, message, changes, metadata`;
 
 export interface AuditRow {

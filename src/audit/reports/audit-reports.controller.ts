@@ -24,7 +24,7 @@ import { RetentionReportService } from './retention-report.service';
 import { UserActivityService } from './user-activity.service';
 import { IdParam } from '../../common/validation/id-param.pipe';
 
-/** The four compliance reports of platform.md section 4. */
+/** The four compliance reports (docs/audit.md). */
 @ApiTags('Audit and compliance')
 @ApiBadRequestResponse({ description: 'VALIDATION_ERROR: bad date or id' })
 @Controller('compliance/audit/report')

@@ -30,7 +30,7 @@ const onlyUsers = (principal: Principal) => {
 };
 const badCode = () => AppError.badRequest('Invalid two-factor code', 'INVALID_2FA_CODE');
 
-/** TOTP enrolment, the second step of login, recovery codes and disabling (platform.md section 5). */
+/** TOTP enrolment, the second step of login, recovery codes and disabling. */
 @Injectable()
 export class TwoFactorService {
   constructor(

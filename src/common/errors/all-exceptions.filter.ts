@@ -28,7 +28,7 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-/** Turns every error into the envelopes of DECISIONS.md; unknown errors become a logged 500. */
+/** Turns every error into the envelopes of docs/api-rules.md; unknown errors become a logged 500. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');

@@ -29,7 +29,7 @@ export interface Paged<T> {
   meta: { pagination: { page: number; pageSize: number; pageCount: number; total: number } };
 }
 
-/** The list envelope of DECISIONS.md. */
+/** The list envelope `{ data, meta: { pagination } }` (docs/api-rules.md). */
 export function paged<T>(data: T[], total: number, page: number, pageSize: number): Paged<T> {
   return { data, meta: { pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } } };
 }

@@ -43,6 +43,14 @@ export class AppValidationPipe extends ValidationPipe {
     if (REQUEST_VALUES.has(metadata.type)) assertStorable(value, metadata);
     return super.transform(value, metadata);
   }
+
+  /**
+   * Path parameters reach their own pipes (IdParam) as sent: converted here first, `1e3` or `0x10`
+   * would arrive there as a valid-looking number.
+   */
+  protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata) {
+    return metadata.type === 'param' ? value : super.transformPrimitive(value, metadata);
+  }
 }
 
 function assertStorable(value: unknown, metadata: ArgumentMetadata) {

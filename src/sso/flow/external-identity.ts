@@ -39,7 +39,7 @@ function firstString(value: unknown): string | null {
 }
 
 /**
- * Reads the mapped attributes from the IdP's claims. Only the five attributes of the spec are read:
+ * Reads the mapped attributes from the IdP's claims. Only five attributes are read:
  * anything else the IdP sends (roles, groups, permissions) is ignored.
  */
 export function extractIdentity(
