@@ -7,12 +7,26 @@ import { SsoSettings } from './sso.settings';
 export class SsoUrls {
   readonly base: string;
 
-  constructor(config: AppConfig, settings: SsoSettings) {
+  constructor(
+    config: AppConfig,
+    private readonly settings: SsoSettings,
+  ) {
     this.base = (settings.SSO_PUBLIC_URL ?? config.PUBLIC_APP_URL).replace(/\/+$/, '');
     this.spEntityId = settings.SSO_SAML_SP_ENTITY_ID ?? `${this.base}/auth/sso/saml/metadata`;
   }
 
+  /** The entity id shared by every client (and the master's own). */
   readonly spEntityId: string;
+
+  /**
+   * The entity id a client publishes and signs its requests with: its own metadata URL, so that
+   * each client is a service provider of its own at an IdP. With SSO_SAML_SP_ENTITY_ID set, the
+   * operator has pinned one entity id for all.
+   */
+  entityIdFor(client: { identifier: string; isMaster: boolean }): string {
+    if (client.isMaster || this.settings.SSO_SAML_SP_ENTITY_ID) return this.spEntityId;
+    return `${this.base}/auth/sso/saml/metadata/${encodeURIComponent(client.identifier)}`;
+  }
 
   callback(providerId: number): string {
     return `${this.base}/auth/sso/callback/${providerId}`;

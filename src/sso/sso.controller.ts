@@ -169,7 +169,7 @@ export class SsoController {
 
   private metadataOf(client: { identifier: string; isMaster: boolean }) {
     return spMetadataXml({
-      entityId: this.urls.spEntityId,
+      entityId: this.urls.entityIdFor(client),
       acsUrl: client.isMaster ? this.urls.acs : this.urls.acsFor(client.identifier),
       sloUrl: this.urls.slo,
       certificateBody: this.keys.certificateBody,

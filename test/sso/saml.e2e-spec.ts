@@ -90,7 +90,9 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
     expect(new URL(authorizationUrl).origin).toBe('https://idp.test');
     expect(request.relayState).toBe(state);
     expect(request.signature).toBeTruthy();
-    expect(request.xml).toContain(`AssertionConsumerServiceURL="${ACS}"`);
+    // A client's requests name its own ACS and entity id; the shared ACS still takes the answer (RelayState).
+    expect(request.xml).toContain(`AssertionConsumerServiceURL="${ACS}/acme"`);
+    expect(request.xml).toContain(`${SP_ENTITY}/acme</saml:Issuer>`);
     const xml = idp.signedResponse({ ...base('sam@acme.test'), inResponseTo: requestId });
     const res = await post(xml, state);
     expect(res.status).toBe(200);
@@ -301,6 +303,8 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
     const doc = new DOMParser().parseFromString(md.text, 'text/xml');
     const acs = doc.getElementsByTagNameNS(MD, 'AssertionConsumerService');
     expect(acs[0].getAttribute('Location')).toBe(clientAcs);
+    const clientEntity = `${SP}/auth/sso/saml/metadata/acme`;
+    expect(doc.documentElement.getAttribute('entityID')).toBe(clientEntity);
     const viaHeader = await t.http().get('/auth/sso/saml/metadata').set('X-Client-ID', 'acme');
     expect(viaHeader.text).toContain(clientAcs);
     expect((await t.http().get('/auth/sso/saml/metadata/nosuch')).status).toBe(404);
@@ -310,6 +314,17 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
     const res = await post(xml, undefined, '/auth/sso/saml/acs/acme');
     expect(res.status).toBe(200);
     expect(res.body.user.email).toBe('percl@acme.test');
+    // The client's own entity id is its audience; another client's is not.
+    const own = idp.signedResponse({ ...base('own@acme.test'), acsUrl: clientAcs, audience: clientEntity });
+    expect((await post(own, undefined, '/auth/sso/saml/acs/acme')).status).toBe(200);
+    const foreign = idp.signedResponse({
+      ...base('foreign@acme.test'),
+      acsUrl: clientAcs,
+      audience: `${SP}/auth/sso/saml/metadata/other`,
+    });
+    const refused = await post(foreign, undefined, '/auth/sso/saml/acs/acme');
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.message).toMatch(/audience/i);
     // The shared ACS still needs the client from RelayState (or a header): alone it looks in the master.
     const shared = await post(idp.signedResponse(base('shared@acme.test')));
     expect(shared.status).toBeGreaterThanOrEqual(400);

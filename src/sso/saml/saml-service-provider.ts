@@ -36,11 +36,13 @@ export class SamlServiceProvider {
       throw SsoErrors.misconfigured('A SAML provider needs entityId, ssoUrl and idpCertificate');
     }
     const cache = new RedisSamlCache(this.redis, this.settings.SSO_STATE_TTL_SECONDS);
+    const client = tenantContext.get().client;
+    const entityId = this.urls.entityIdFor(client);
     const config: SamlConfig = {
-      callbackUrl: this.urls.acs,
+      callbackUrl: client.isMaster ? this.urls.acs : this.urls.acsFor(client.identifier),
       entryPoint: provider.ssoUrl,
-      issuer: this.urls.spEntityId,
-      audience: this.urls.spEntityId,
+      issuer: entityId,
+      audience: entityId,
       idpIssuer: provider.entityId,
       idpCert: provider.idpCertificate,
       wantAssertionsSigned: provider.wantAssertionsSigned,
@@ -58,7 +60,8 @@ export class SamlServiceProvider {
       ...(options.requestId ? { generateUniqueId: () => options.requestId! } : {}),
       ...(options.sign ? { privateKey: this.keys.privateKeyPem, publicCert: this.keys.certificatePem } : {}),
     };
-    return { saml: new SAML(config) };
+    // IdPs registered before clients had entity ids of their own keep answering to the shared one.
+    return { saml: new ClientSaml(config, [this.urls.spEntityId]) };
   }
 
   /** The IdP redirect URL carrying an AuthnRequest with id `requestId` (signed when asked). */
@@ -125,5 +128,25 @@ export class SamlServiceProvider {
     } catch (err) {
       throw SsoErrors.samlInvalid(`LogoutResponse refused: ${(err as Error).message}`);
     }
+  }
+}
+
+/** node-saml with more than one accepted audience: the client's entity id, then the shared one. */
+class ClientSaml extends SAML {
+  constructor(
+    config: SamlConfig,
+    private readonly alsoAccepted: string[],
+  ) {
+    super(config);
+  }
+
+  protected override checkAudienceValidityError(
+    expected: string,
+    restrictions: Parameters<SAML['checkAudienceValidityError']>[1],
+  ): Error | null {
+    const error = super.checkAudienceValidityError(expected, restrictions);
+    if (!error) return null;
+    const other = this.alsoAccepted.some((a) => !super.checkAudienceValidityError(a, restrictions));
+    return other ? null : error;
   }
 }
