@@ -304,7 +304,7 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
     const acs = doc.getElementsByTagNameNS(MD, 'AssertionConsumerService');
     expect(acs[0].getAttribute('Location')).toBe(clientAcs);
     const clientEntity = `${SP}/auth/sso/saml/metadata/acme`;
-    expect(doc.documentElement.getAttribute('entityID')).toBe(clientEntity);
+    expect(doc.documentElement?.getAttribute('entityID')).toBe(clientEntity);
     const viaHeader = await t.http().get('/auth/sso/saml/metadata').set('X-Client-ID', 'acme');
     expect(viaHeader.text).toContain(clientAcs);
     expect((await t.http().get('/auth/sso/saml/metadata/nosuch')).status).toBe(404);
