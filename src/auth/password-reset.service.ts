@@ -140,32 +140,34 @@ export class PasswordResetService {
       [sha256(code)],
     );
     const passwordHash = holder ? await this.hasher.hash(password) : null;
-    const user = await this.db.transaction(async (m) => {
-      if (!passwordHash) return null;
-      const [row] = await modifyReturning<{ id: number; email: string }>(
-        m,
-        `UPDATE public.users
+    // A wrong code pays neither a hash nor an empty transaction (BEGIN and COMMIT are round trips).
+    const user = !passwordHash
+      ? null
+      : await this.db.transaction(async (m) => {
+          const [row] = await modifyReturning<{ id: number; email: string }>(
+            m,
+            `UPDATE public.users
             SET password_hash = $2, password_changed_at = now(), token_version = token_version + 1,
                 reset_token_hash = NULL, reset_token_expires_at = NULL, confirmed = true,
                 blocked = CASE WHEN confirmed THEN blocked ELSE false END,
                 failed_login_count = 0, locked_until = NULL, updated_at = now()
           WHERE reset_token_hash = $1 AND reset_token_expires_at > now() AND deleted_at IS NULL
           RETURNING id, email`,
-        [sha256(code), passwordHash],
-      );
-      if (!row) return null;
-      await this.sessions.revokeAll(m, row.id);
-      await this.audit.record(m, {
-        action: 'UPDATE',
-        entityType: 'User',
-        entityId: row.id,
-        userId: row.id,
-        username: row.email,
-        message: 'Password reset completed',
-        metadata: { event: 'PASSWORD_RESET_COMPLETED' },
-      });
-      return row;
-    });
+            [sha256(code), passwordHash],
+          );
+          if (!row) return null;
+          await this.sessions.revokeAll(m, row.id);
+          await this.audit.record(m, {
+            action: 'UPDATE',
+            entityType: 'User',
+            entityId: row.id,
+            userId: row.id,
+            username: row.email,
+            message: 'Password reset completed',
+            metadata: { event: 'PASSWORD_RESET_COMPLETED' },
+          });
+          return row;
+        });
     if (!user) {
       await this.securityAudit.record('PASSWORD_RESET_FAILED', {
         action: 'ACCESS',

@@ -22,6 +22,8 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   private reloading?: Promise<void>;
   private readonly lastAccessWritten = new Map<number, number>();
+  private readonly writes = new Set<Promise<unknown>>();
+  private stopped = false;
 
   constructor(
     @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
@@ -38,7 +40,17 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleDestroy() {
+    return this.stop();
+  }
+
+  /**
+   * Takes no more reloads or lastAccessAt writes and waits for those under way, so that the master
+   * pool can close under none of them (TenantDataSources calls this before it closes it).
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
+    await Promise.allSettled([this.reloading, ...this.writes]);
   }
 
   findByIdentifier(identifier: string): Client | undefined {
@@ -76,11 +88,13 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
   /** Records lastAccessAt at most once a minute per client and replica, off the request path. */
   touch(client: Client) {
     const now = Date.now();
-    if (now - (this.lastAccessWritten.get(client.id) ?? 0) < 60_000) return;
+    if (this.stopped || now - (this.lastAccessWritten.get(client.id) ?? 0) < 60_000) return;
     this.lastAccessWritten.set(client.id, now);
-    void this.master
+    const write = this.master
       .query('UPDATE clients SET last_access_at = now() WHERE id = $1', [client.id])
-      .catch((err: Error) => this.logger.warn(`lastAccessAt: ${err.message}`));
+      .catch((err: Error) => this.logger.warn(`lastAccessAt: ${err.message}`))
+      .finally(() => this.writes.delete(write));
+    this.writes.add(write);
   }
 
   /** A reload that starts after any one in flight, so it sees every change committed before the call. */
@@ -90,6 +104,7 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   reload(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     this.reloading ??= this.load().finally(() => (this.reloading = undefined));
     return this.reloading;
   }

@@ -89,6 +89,7 @@ export class TenantDataSources implements OnModuleDestroy {
 
   async onModuleDestroy() {
     clearInterval(this.sweeper);
+    await this.registry.stop();
     await Promise.all([...this.pools.keys()].map((id) => this.close(id)));
     if (this.master.isInitialized) await this.master.destroy();
   }

@@ -40,10 +40,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const requestId = tenantContext.peek()?.requestId ?? String(request.headers['x-request-id'] ?? '');
     const answer = this.toAnswer(exception, requestId);
     if (answer.status >= 500) {
-      this.logger.error(
-        `${request.method} ${request.originalUrl} [${requestId}]`,
-        (exception as Error)?.stack,
-      );
+      // The path only: a query string may carry codes or tokens. A 5xx we chose to answer (BUSY,
+      // a service unreachable) is one warning line; only a fault of ours is an error with its stack.
+      const line = `${request.method} ${request.path} [${requestId}] ${answer.status} ${answer.code}`;
+      if (exception instanceof AppError || exception instanceof HttpException) this.logger.warn(line);
+      else this.logger.error(line, (exception as Error)?.stack);
     }
     httpErrorEvents.emit('http-error', {
       status: answer.status,
