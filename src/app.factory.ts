@@ -2,10 +2,10 @@ import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { useBoundedJsonBodies } from './common/http/body-parsers';
 import { RedactingLogger } from './common/logging/redacting-logger';
+import { securityHeaders } from './common/http/security-headers';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 
@@ -35,23 +35,6 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env): Promise<N
  * nosniff, no framing, no X-Powered-By, and a CSP that still lets Swagger UI (scripts and styles
  * served from this origin, one inline style block, data: images) work.
  */
-function securityHeaders() {
-  return helmet({
-    frameguard: { action: 'deny' },
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-  });
-}
 
 export function setupSwagger(app: INestApplication) {
   const document = SwaggerModule.createDocument(
