@@ -9,8 +9,11 @@ describe('rate limiters (one Limiter shape)', () => {
   const limits = new RateLimiter(redis);
 
   afterAll(async () => {
-    const keys = await redis.client.keys(redis.key('*'));
-    if (keys.length) await redis.client.del(...keys);
+    // The fixed-window storage wraps its keys in a {hash tag}, so they start with "{" + the prefix.
+    for (const pattern of [redis.key('*'), `{${redis.key('*')}`]) {
+      const keys = await redis.client.keys(pattern);
+      if (keys.length) await redis.client.del(...keys);
+    }
     await redis.onModuleDestroy();
   });
 
