@@ -67,16 +67,7 @@ export class AuthService {
     }
     // With two-factor the failure count stays until the second step succeeds: wrong codes add to it.
     if (user.twoFactorEnabled) {
-      await this.securityAudit.record('LOGIN_2FA_REQUIRED', {
-        action: 'LOGIN',
-        entityType: 'User',
-        entityId: user.id,
-        userId: user.id,
-        username: user.email,
-        message: 'Password accepted; two-factor code required',
-        metadata: { success: false, pending: true },
-      });
-      return { requires2FA: true, tempToken: this.challenges.issue(user) };
+      return this.challenges.begin(user, 'Password accepted; two-factor code required');
     }
     const session = await this.sessions.issue(user);
     await this.locks.succeeded(user.id);

@@ -5,6 +5,7 @@ import { RedisService } from '../../redis/redis.service';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { User } from '../../users/entities/user.entity';
 import { AuthSettings } from '../auth.settings';
+import { SecurityAudit } from '../security-audit';
 import { AccessClaims, JwtService } from '../jwt.service';
 
 const challengeEnded = () =>
@@ -21,7 +22,22 @@ export class TwoFactorChallenges {
     private readonly jwt: JwtService,
     private readonly redis: RedisService,
     private readonly settings: AuthSettings,
+    private readonly securityAudit: SecurityAudit,
   ) {}
+
+  /** The answer of a first step (password or SSO) for a user enrolled in 2FA, audited as pending. */
+  async begin(user: User, message: string, metadata: Record<string, unknown> = {}) {
+    await this.securityAudit.record('LOGIN_2FA_REQUIRED', {
+      action: 'LOGIN',
+      entityType: 'User',
+      entityId: user.id,
+      userId: user.id,
+      username: user.email,
+      message,
+      metadata: { success: false, pending: true, ...metadata },
+    });
+    return { requires2FA: true as const, tempToken: this.issue(user) };
+  }
 
   issue(user: User): string {
     return this.jwt.sign(

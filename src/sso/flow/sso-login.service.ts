@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { SessionService } from '../../auth/session.service';
-import { SecurityAudit } from '../../auth/security-audit';
 import { TwoFactorChallenges } from '../../auth/two-factor/two-factor-challenge.service';
-import { User } from '../../users/entities/user.entity';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { ExchangeCodes } from './exchange-codes';
 import { ExternalIdentity } from './external-identity';
@@ -29,7 +27,6 @@ export class SsoLoginService {
     private readonly sessions: SessionService,
     private readonly codes: ExchangeCodes,
     private readonly challenges: TwoFactorChallenges,
-    private readonly securityAudit: SecurityAudit,
   ) {}
 
   async complete(
@@ -51,23 +48,12 @@ export class SsoLoginService {
     }
     const user = await this.accounts.signIn(provider, identity);
     // A user enrolled in two-factor authentication answers the same challenge as after a password.
-    const login = user.twoFactorEnabled ? await this.challenge(user) : await this.sessions.issue(user);
+    const login = user.twoFactorEnabled
+      ? await this.challenges.begin(user, 'SSO login accepted; two-factor code required', { method: 'sso' })
+      : await this.sessions.issue(user);
     if (!claims.redirectUri) return { kind: 'json', body: login };
     const code = await this.codes.issue(login);
     return { kind: 'redirect', url: withParams(claims.redirectUri, { code }) };
-  }
-
-  private async challenge(user: User) {
-    await this.securityAudit.record('LOGIN_2FA_REQUIRED', {
-      action: 'LOGIN',
-      entityType: 'User',
-      entityId: user.id,
-      userId: user.id,
-      username: user.email,
-      message: 'SSO login accepted; two-factor code required',
-      metadata: { success: false, pending: true, method: 'sso' },
-    });
-    return { requires2FA: true as const, tempToken: this.challenges.issue(user) };
   }
 
   /** Audits a failure; with an allow-listed redirect, answers it there as ?error=CODE. */
