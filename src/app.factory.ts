@@ -3,11 +3,17 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
+import {
+  PUBLIC_LIMITED_PATHS,
+  PublicAddressBlocks,
+  refuseBlockedAddresses,
+} from './auth/public-address-blocks';
 import { useBoundedJsonBodies } from './common/http/body-parsers';
 import { RedactingLogger } from './common/logging/redacting-logger';
 import { securityHeaders } from './common/http/security-headers';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
+import { MetricsService } from './metrics/metrics.service';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -24,6 +30,10 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env): Promise<N
   // A strong hash of every JSON body costs more than it saves for an API whose clients do not revalidate.
   app.set('etag', false);
   app.use(securityHeaders());
+  app.use(
+    PUBLIC_LIMITED_PATHS,
+    refuseBlockedAddresses(app.get(PublicAddressBlocks), app.get(MetricsService)),
+  );
   useBoundedJsonBodies(app, config);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

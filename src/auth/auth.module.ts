@@ -14,6 +14,7 @@ import { JwtService } from './jwt.service';
 import { PasswordChangeService } from './password-change.service';
 import { PasswordHasher } from './password-hasher';
 import { PasswordResetService } from './password-reset.service';
+import { PublicAddressBlocks } from './public-address-blocks';
 import { RefreshTokenService } from './refresh-token.service';
 import { RegistrationService } from './registration.service';
 import { SandboxAccess } from './sandbox-access.service';
@@ -44,9 +45,11 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     UserQuota,
     AuthService,
     LoginLocks,
+    PublicAddressBlocks,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [
+    PublicAddressBlocks,
     AuthSettings,
     TwoFactorChallenges,
     JwtService,

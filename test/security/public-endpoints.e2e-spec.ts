@@ -96,6 +96,21 @@ describe('security: public identity endpoints under load', () => {
       .set(from(address));
     expect(confirmOver.status).toBe(429);
 
+    // Once refused, the address is turned away before its body is read: even unparseable JSON
+    // gets the 429, not a 400.
+    const unread = await t
+      .http()
+      .post('/auth/reset-password')
+      .set(from(address))
+      .set('Content-Type', 'application/json')
+      .send('{"code": ');
+    expect(unread.status).toBe(429);
+    expect(unread.body).toEqual({
+      error: { status: 429, code: 'RATE_LIMITED', message: 'Too many attempts; try again later' },
+    });
+    expect(Number(unread.headers['retry-after'])).toBeGreaterThan(0);
+    expect(unread.headers['x-content-type-options']).toBe('nosniff');
+
     const elsewhere = await t
       .http()
       .post('/auth/forgot-password')
