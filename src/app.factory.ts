@@ -1,23 +1,23 @@
-import { INestApplication, LogLevel } from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { useBoundedJsonBodies } from './common/http/body-parsers';
-import { RedactingLogger } from './common/logging/redacting-logger';
 import { securityHeaders } from './common/http/security-headers';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
-
-const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+import { AppLogger } from './operations/logging/app-logger';
+import { DrainState } from './operations/shutdown/drain-state';
 
 /** Builds the fully configured application (used by main.ts, the worker and the tests). */
 export async function createApp(env: NodeJS.ProcessEnv = process.env): Promise<NestExpressApplication> {
-  const level = (env.LOG_LEVEL as LogLevel | undefined) ?? 'log';
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(env), {
-    logger: new RedactingLogger({ logLevels: LEVELS.slice(0, Math.max(1, LEVELS.indexOf(level) + 1)) }),
+    bufferLogs: true,
     bodyParser: true,
   });
+  app.useLogger(app.get(AppLogger));
+  app.use(app.get(DrainState).track);
   const config = app.get(AppConfig);
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.disable('x-powered-by');
@@ -26,7 +26,6 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env): Promise<N
   app.use(securityHeaders());
   useBoundedJsonBodies(app, config);
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
   if (config.SWAGGER_ENABLED) setupSwagger(app);
   return app;
 }

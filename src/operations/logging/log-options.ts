@@ -1,0 +1,107 @@
+import { RequestMethod } from '@nestjs/common';
+import type { Params } from 'nestjs-pino';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pino, { LevelWithSilent, LoggerOptions } from 'pino';
+import type { Options as HttpOptions } from 'pino-http';
+import { REDACTED, redactText } from '../../common/logging/redact';
+import { activeTraceId, completedRequestFields, contextFields, pathOf } from './log-fields';
+import { requestIdOf } from './request-id';
+
+/** The service's level names (Nest's) and pino's. */
+const LEVELS: Record<string, LevelWithSilent> = {
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+  verbose: 'trace',
+};
+
+/** Probes and scrapes answer every few seconds; their lines are at debug level. */
+const PROBE = /^\/(management\/health|metrics)(\/|$)/;
+
+/** Object fields whose value is a secret, wherever they appear in a logged object. */
+const SECRET_PATHS = [
+  'password',
+  'token',
+  'secret',
+  'authorization',
+  'cookie',
+  'accessToken',
+  'refreshToken',
+  '*.password',
+  '*.token',
+  '*.secret',
+  '*.authorization',
+  '*.cookie',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.headers',
+];
+
+type Logged = IncomingMessage & { id?: string; traceId?: string };
+
+function redactError(err: Error): Record<string, unknown> {
+  const serialized = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  for (const key of ['message', 'stack']) {
+    if (typeof serialized[key] === 'string') serialized[key] = redactText(serialized[key] as string);
+  }
+  return serialized;
+}
+
+/**
+ * pino options of the API and the worker: requests are logged as one line each when answered, with
+ * request id, client, sandbox, user id, route template, status and time, and never a header, a
+ * query string or a body. Every message is passed through the secret masking of `redactText`.
+ */
+export function pinoOptions(level: string): LoggerOptions {
+  return {
+    level: LEVELS[level] ?? 'info',
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: SECRET_PATHS, censor: REDACTED },
+    mixin: (mergeObject) => contextFields(mergeObject),
+    hooks: {
+      logMethod(args, method) {
+        const masked = args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg));
+        return method.apply(this, masked as Parameters<typeof method>);
+      },
+    },
+    serializers: { err: redactError },
+  };
+}
+
+export function httpOptions(level: string): HttpOptions {
+  return {
+    ...pinoOptions(level),
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      (req as Logged).traceId = activeTraceId();
+      return requestIdOf(req, res);
+    },
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'requestId', responseTime: 'responseTime' },
+    customProps: (req, res) => (res.headersSent ? completedRequestFields(req, res) : {}),
+    customLogLevel: (req, res, err) => {
+      if (err || res.statusCode >= 500) return 'error';
+      return PROBE.test(pathOf(req.url)) ? 'debug' : 'info';
+    },
+    customSuccessMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
+    serializers: {
+      err: redactError,
+      req: (req: { method?: string; url?: string }) => ({ method: req.method, path: pathOf(req.url) }),
+      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}
+
+/** nestjs-pino module parameters: JSON lines, or pino-pretty text written synchronously. */
+export function loggerParams(level: string, format: 'json' | 'pretty'): Params {
+  const options = httpOptions(level);
+  const pinoHttp: Params['pinoHttp'] =
+    format === 'pretty'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+        [options, require('pino-pretty')({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,req,res' })]
+      : options;
+  return { pinoHttp, forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }] };
+}
