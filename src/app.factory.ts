@@ -9,9 +9,13 @@ import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './operations/logging/app-logger';
 import { DrainState } from './operations/shutdown/drain-state';
+import { mountQueueBoard } from './operations/queue-board';
 
 /** Builds the fully configured application (used by main.ts, the worker and the tests). */
-export async function createApp(env: NodeJS.ProcessEnv = process.env): Promise<NestExpressApplication> {
+export async function createApp(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { queueDashboard?: boolean } = {},
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(env), {
     bufferLogs: true,
     bodyParser: true,
@@ -26,6 +30,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env): Promise<N
   app.use(securityHeaders());
   useBoundedJsonBodies(app, config);
   app.useGlobalPipes(createValidationPipe());
+  if (options.queueDashboard ?? true) mountQueueBoard(app);
   if (config.SWAGGER_ENABLED) setupSwagger(app);
   return app;
 }
