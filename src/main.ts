@@ -11,7 +11,8 @@ async function main() {
   const config = app.get(AppConfig);
   shutDownGracefully(app, 'api');
   await app.listen(config.PORT);
-  new Logger('Main').log(`Listening on port ${config.PORT}`);
+  const { port } = app.getHttpServer().address() as { port: number };
+  new Logger('Main').log(`Listening on port ${port}`);
 }
 
 main().catch((err) => {

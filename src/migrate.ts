@@ -13,7 +13,11 @@ import { AppLogger } from './operations/logging/app-logger';
  * Kubernetes migration Job, `npm run migrate`).
  */
 async function main() {
-  const env = { ...process.env, QUEUE_PROCESSORS_ENABLED: 'false', MULTITENANCY_DATABASE_AUTO_MIGRATE: 'true' };
+  const env = {
+    ...process.env,
+    QUEUE_PROCESSORS_ENABLED: 'false',
+    MULTITENANCY_DATABASE_AUTO_MIGRATE: 'true',
+  };
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(env), { bufferLogs: true });
   app.useLogger(app.get(AppLogger));
   await app.init();

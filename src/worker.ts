@@ -22,7 +22,10 @@ function probesOnly(req: Request, res: Response, next: NextFunction) {
  * on WORKER_PORT (default 3001) for its probes.
  */
 async function main() {
-  const app = await createApp({ ...process.env, QUEUE_PROCESSORS_ENABLED: 'true', SWAGGER_ENABLED: 'false' }, { queueDashboard: false });
+  const app = await createApp(
+    { ...process.env, QUEUE_PROCESSORS_ENABLED: 'true', SWAGGER_ENABLED: 'false' },
+    { queueDashboard: false },
+  );
   app.use(probesOnly);
   shutDownGracefully(app, 'worker');
   await app.listen(app.get(AppConfig).WORKER_PORT);

@@ -82,8 +82,14 @@ export function httpOptions(level: string): HttpOptions {
     customAttributeKeys: { reqId: 'requestId', responseTime: 'responseTime' },
     customProps: (req, res) => (res.headersSent ? completedRequestFields(req, res) : {}),
     customLogLevel: (req, res, err) => {
-      if (err || res.statusCode >= 500) return 'error';
-      return PROBE.test(pathOf(req.url)) ? 'debug' : 'info';
+      if (PROBE.test(pathOf(req.url))) return res.statusCode >= 500 ? 'warn' : 'debug';
+      return err || res.statusCode >= 500 ? 'error' : 'info';
+    },
+    // A 5xx answer is not an exception of its own: the exception filter has logged the cause.
+    customErrorObject: (_req, _res, err, value: Record<string, unknown>) => {
+      if (!err.message.startsWith('failed with status code')) return value;
+      const { err: _synthetic, ...rest } = value;
+      return rest;
     },
     customSuccessMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
     customErrorMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
@@ -101,7 +107,14 @@ export function loggerParams(level: string, format: 'json' | 'pretty'): Params {
   const pinoHttp: Params['pinoHttp'] =
     format === 'pretty'
       ? // eslint-disable-next-line @typescript-eslint/no-require-imports
-        [options, require('pino-pretty')({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,req,res' })]
+        [
+          options,
+          require('pino-pretty')({
+            sync: true,
+            translateTime: 'SYS:HH:MM:ss.l',
+            ignore: 'pid,hostname,req,res',
+          }),
+        ]
       : options;
   return { pinoHttp, forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }] };
 }

@@ -49,11 +49,23 @@ async function drainAndClose(
   server.closeIdleConnections();
   logger.log(`${signal}: draining (${drain.requestsInFlight} requests in flight, ${graceMs} ms at most)`);
 
-  const jobsDone = role === 'worker' ? await app.get(JobQueues).stopTakingJobs(left()) : true;
+  let jobsDone = true;
+  if (role === 'worker') {
+    const queues = app.get(JobQueues);
+    logger.log(
+      `Taking no more jobs from ${queues
+        .all()
+        .map((q) => q.name)
+        .join(', ')}`,
+    );
+    jobsDone = await queues.stopTakingJobs(left());
+  }
   const requestsDone = await drain.whenIdle(left());
   server.closeAllConnections();
   if (!jobsDone) {
-    logger.warn('Jobs still running at the deadline: leaving them to their locks (another worker retries them)');
+    logger.warn(
+      'Jobs still running at the deadline: leaving them to their locks (another worker retries them)',
+    );
     return false;
   }
   if (!requestsDone) logger.warn(`${drain.requestsInFlight} requests still in flight at the deadline`);
