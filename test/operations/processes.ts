@@ -59,8 +59,8 @@ export function start(entry: 'main' | 'worker', env: NodeJS.ProcessEnv): Promise
         resolve({ child, port: Number(started[1]), output: () => output, exited });
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     void exited.then(({ code }) => reject(new Error(`${entry} exited with ${code}:\n${output}`)));
   });
 }

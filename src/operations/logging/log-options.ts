@@ -2,6 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { LevelWithSilent, LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 import type { Options as HttpOptions } from 'pino-http';
 import { REDACTED, redactText } from '../../common/logging/redact';
 import { activeTraceId, completedRequestFields, contextFields, pathOf } from './log-fields';
@@ -43,7 +44,7 @@ type Logged = IncomingMessage & { id?: string; traceId?: string };
 function redactError(err: Error): Record<string, unknown> {
   const serialized = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
   for (const key of ['message', 'stack']) {
-    if (typeof serialized[key] === 'string') serialized[key] = redactText(serialized[key] as string);
+    if (typeof serialized[key] === 'string') serialized[key] = redactText(serialized[key]);
   }
   return serialized;
 }
@@ -88,7 +89,8 @@ export function httpOptions(level: string): HttpOptions {
     // A 5xx answer is not an exception of its own: the exception filter has logged the cause.
     customErrorObject: (_req, _res, err, value: Record<string, unknown>) => {
       if (!err.message.startsWith('failed with status code')) return value;
-      const { err: _synthetic, ...rest } = value;
+      const rest = { ...value };
+      delete rest.err;
       return rest;
     },
     customSuccessMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
@@ -106,15 +108,7 @@ export function loggerParams(level: string, format: 'json' | 'pretty'): Params {
   const options = httpOptions(level);
   const pinoHttp: Params['pinoHttp'] =
     format === 'pretty'
-      ? // eslint-disable-next-line @typescript-eslint/no-require-imports
-        [
-          options,
-          require('pino-pretty')({
-            sync: true,
-            translateTime: 'SYS:HH:MM:ss.l',
-            ignore: 'pid,hostname,req,res',
-          }),
-        ]
+      ? [options, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,req,res' })]
       : options;
   return { pinoHttp, forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }] };
 }

@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Server } from 'node:http';
 import { OperationsSettings } from '../operations.settings';
 import { DrainState } from './drain-state';
 import { JobQueues } from './job-queues';
@@ -44,7 +43,7 @@ async function drainAndClose(
 
   const drain = app.get(DrainState);
   drain.startDraining();
-  const server = app.getHttpServer() as Server;
+  const server = app.getHttpServer();
   server.close();
   server.closeIdleConnections();
   logger.log(`${signal}: draining (${drain.requestsInFlight} requests in flight, ${graceMs} ms at most)`);

@@ -15,7 +15,7 @@ export class JobQueues {
     const queues = new Set<Bull.Queue>();
     for (const wrapper of this.discovery.getProviders()) {
       const queue = (wrapper.instance as { queue?: unknown } | undefined)?.queue;
-      if (queue instanceof Bull) queues.add(queue as Bull.Queue);
+      if (queue instanceof Bull) queues.add(queue);
     }
     return [...queues].sort((a, b) => a.name.localeCompare(b.name));
   }
