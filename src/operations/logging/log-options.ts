@@ -75,13 +75,15 @@ export function pinoOptions(level: string): LoggerOptions {
 export function httpOptions(level: string): HttpOptions {
   return {
     ...pinoOptions(level),
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      (req as Logged).traceId = activeTraceId();
-      return requestIdOf(req, res);
-    },
+    genReqId: (req: IncomingMessage, res: ServerResponse) => requestIdOf(req, res),
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'requestId', responseTime: 'responseTime' },
-    customProps: (req, res) => (res.headersSent ? completedRequestFields(req, res) : {}),
+    // Called when the request starts (the trace is active then) and once it is answered.
+    customProps: (req, res) => {
+      if (res.headersSent) return completedRequestFields(req, res);
+      (req as Logged).traceId = activeTraceId();
+      return {};
+    },
     customLogLevel: (req, res, err) => {
       if (PROBE.test(pathOf(req.url))) return res.statusCode >= 500 ? 'warn' : 'debug';
       return err || res.statusCode >= 500 ? 'error' : 'info';
