@@ -1,4 +1,3 @@
-import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { LevelWithSilent, LoggerOptions } from 'pino';
@@ -105,12 +104,17 @@ export function httpOptions(level: string): HttpOptions {
   };
 }
 
+/** Lines go through process.stdout (not straight to its file descriptor), in order, like console output. */
+const STDOUT = { write: (line: string) => process.stdout.write(line) };
+
 /** nestjs-pino module parameters: JSON lines, or pino-pretty text written synchronously. */
 export function loggerParams(level: string, format: 'json' | 'pretty'): Params {
   const options = httpOptions(level);
-  const pinoHttp: Params['pinoHttp'] =
+  const pinoHttp: Params['pinoHttp'] = [
+    options,
     format === 'pretty'
-      ? [options, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,req,res' })]
-      : options;
-  return { pinoHttp, forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }] };
+      ? pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,req,res' })
+      : STDOUT,
+  ];
+  return { pinoHttp, forRoutes: ['*'] };
 }
