@@ -12,7 +12,7 @@ function masked(message: unknown): unknown {
   try {
     return JSON.stringify(message);
   } catch {
-    return String(message);
+    return '[unserialisable object]';
   }
 }
 
