@@ -3,7 +3,7 @@ import { loadSettings } from '../config/load-settings';
 import { OperationsSettings } from './operations.settings';
 
 /**
- * OpenTelemetry for HTTP (in and out), PostgreSQL (pg) and Redis (ioredis, which Bull's queues use),
+ * OpenTelemetry for HTTP (in and out), PostgreSQL (pg), Redis (ioredis) and Bull jobs (tracing-bull.ts),
  * exported over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT. Without that setting nothing is loaded and
  * nothing is patched. Must run before the application's modules are loaded (see tracing-start.ts).
  */
@@ -39,6 +39,7 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): boolean {
       new IORedisInstrumentation({ dbStatementSerializer: (command: string) => command }),
     ],
   });
+  require('./tracing-bull').instrumentBull();
   process.once('beforeExit', () => void provider.shutdown());
   return true;
 }

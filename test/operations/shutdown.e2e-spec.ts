@@ -95,9 +95,29 @@ describe('operations: shutdown of APIs and workers', () => {
     );
     expect(line?.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(JSON.stringify(exported.body)).toContain(line!.traceId as string);
+
+    // A job run by a traced worker is a span of its own, with the job's HTTP call inside it.
+    const hook = await api('post', '/api/admin/webhooks').send({
+      name: 'Traced',
+      url: receiver.url('/traced-hook'),
+      events: ['unit.created'],
+    });
+    expect(hook.status).toBe(201);
+    const worker = await start('worker', { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url('') });
+    processes.push(worker);
+    await api('post', '/api/units').send({ name: 'Traced delivery' }).expect(201);
+    await receiver.waitFor('/traced-hook', 1, 20_000);
+    const jobSpan = await until(
+      async () => receiver.at('/v1/traces').map((r) => r.raw),
+      (bodies) => bodies.some((raw) => raw.includes('bull.process webhook-deliveries')),
+      20_000,
+    );
+    expect(jobSpan.length).toBeGreaterThan(0);
     traced.child.kill('SIGTERM');
+    worker.child.kill('SIGTERM');
     expect((await traced.exited).code).toBe(0);
-  }, 60_000);
+    expect((await worker.exited).code).toBe(0);
+  }, 90_000);
 
   it('answers every request accepted before SIGTERM while the other API serves on', async () => {
     const path = '/api/units?pageSize=5';

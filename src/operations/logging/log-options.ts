@@ -85,6 +85,7 @@ export function httpOptions(level: string): HttpOptions {
     },
     customLogLevel: (req, res, err) => {
       if (PROBE.test(pathOf(req.url))) return res.statusCode >= 500 ? 'warn' : 'debug';
+      if (res.statusCode === 503) return 'warn'; // shedding load (BUSY) or a dependency down: not a fault here
       return err || res.statusCode >= 500 ? 'error' : 'info';
     },
     // A 5xx answer is not an exception of its own: the exception filter has logged the cause.
