@@ -3,7 +3,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'vendor/**', 'coverage/**', 'jest.config.js', 'eslint.config.mjs'] },
+  { ignores: ['dist/**', 'deploy/**', 'dist-bench/**', 'node_modules/**', 'vendor/**', 'coverage/**', 'jest.config.js', 'eslint.config.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,

@@ -1,4 +1,4 @@
-import { INestApplication, LogLevel } from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -9,21 +9,25 @@ import {
   refuseBlockedAddresses,
 } from './auth/public-address-blocks';
 import { useBoundedJsonBodies } from './common/http/body-parsers';
-import { RedactingLogger } from './common/logging/redacting-logger';
 import { securityHeaders } from './common/http/security-headers';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
-
-const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+import { AppLogger } from './operations/logging/app-logger';
+import { DrainState } from './operations/shutdown/drain-state';
+import { mountQueueBoard } from './operations/queue-board';
 
 /** Builds the fully configured application (used by main.ts, the worker and the tests). */
-export async function createApp(env: NodeJS.ProcessEnv = process.env): Promise<NestExpressApplication> {
-  const level = (env.LOG_LEVEL as LogLevel | undefined) ?? 'log';
+export async function createApp(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { queueDashboard?: boolean } = {},
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(env), {
-    logger: new RedactingLogger({ logLevels: LEVELS.slice(0, Math.max(1, LEVELS.indexOf(level) + 1)) }),
+    bufferLogs: true,
     bodyParser: true,
   });
+  app.useLogger(app.get(AppLogger));
+  app.use(app.get(DrainState).track);
   const config = app.get(AppConfig);
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.disable('x-powered-by');
@@ -36,7 +40,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env): Promise<N
   );
   useBoundedJsonBodies(app, config);
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  if (options.queueDashboard ?? true) mountQueueBoard(app);
   if (config.SWAGGER_ENABLED) setupSwagger(app);
   return app;
 }

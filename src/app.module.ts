@@ -21,6 +21,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkOrdersModule } from './work-orders/work-orders.module';
 import { UsersModule } from './users/users.module';
 import { SsoModule } from './sso/sso.module';
+import { LoggingModule } from './operations/logging/logging.module';
+import { OperationsModule } from './operations/operations.module';
 
 @Module({})
 export class AppModule {
@@ -31,7 +33,9 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        LoggingModule.forRoot(env),
         ConfigModule.forRoot(env),
+        OperationsModule,
         RedisModule,
         RateLimitsModule,
         MailModule,

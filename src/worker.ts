@@ -1,9 +1,11 @@
+import './operations/tracing-start';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { createApp } from './app.factory';
 import { redactText } from './common/logging/redact';
 import { AppConfig, ConfigError } from './config/app-config';
+import { shutDownGracefully } from './operations/shutdown/graceful-shutdown';
 
 /** What a worker answers on its port; the API itself is served by the API processes. */
 const PROBE_PATHS = ['/management/health', '/metrics'];
@@ -20,8 +22,12 @@ function probesOnly(req: Request, res: Response, next: NextFunction) {
  * on WORKER_PORT (default 3001) for its probes.
  */
 async function main() {
-  const app = await createApp({ ...process.env, QUEUE_PROCESSORS_ENABLED: 'true', SWAGGER_ENABLED: 'false' });
+  const app = await createApp(
+    { ...process.env, QUEUE_PROCESSORS_ENABLED: 'true', SWAGGER_ENABLED: 'false' },
+    { queueDashboard: false },
+  );
   app.use(probesOnly);
+  shutDownGracefully(app, 'worker');
   await app.listen(app.get(AppConfig).WORKER_PORT);
   const { port } = app.getHttpServer().address() as { port: number };
   new Logger('Worker').log(`Worker running; probes on port ${port}`);

@@ -9,6 +9,7 @@ import { Public } from '../auth/auth.decorators';
 import { Authenticator } from '../auth/authenticator.service';
 import { AppConfig } from '../config/app-config';
 import { StoresSettings } from '../config/stores.settings';
+import { DrainState } from '../operations/shutdown/drain-state';
 import { RedisService } from '../redis/redis.service';
 import { TenantPools } from '../tenancy/tenant-pools';
 
@@ -47,6 +48,7 @@ export class HealthController {
     private readonly config: AppConfig,
     private readonly stores: StoresSettings,
     private readonly moduleRef: ModuleRef,
+    private readonly drain: DrainState,
   ) {}
 
   @Get()
@@ -97,8 +99,15 @@ export class HealthController {
   }
 
   @Get('readiness')
-  @ApiOperation({ summary: 'Kubernetes readiness: master database and Redis reachable' })
+  @ApiOperation({
+    summary: 'Kubernetes readiness: master database and Redis reachable',
+    description: 'Answers 503 from the moment the process is told to stop (SIGTERM) until it exits.',
+  })
   async readiness(@Res() res: Response) {
+    if (this.drain.isDraining) {
+      res.status(503).json({ status: 'shutting_down', info: {}, error: {}, details: {} });
+      return;
+    }
     await this.respond(res, this.coreChecks(), {});
   }
 

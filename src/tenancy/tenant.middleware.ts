@@ -1,8 +1,8 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { randomUUID } from 'node:crypto';
 import { AppError } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
+import { requestIdOf } from '../operations/logging/request-id';
 import { Client } from '../platform/entities/client.entity';
 import { ClientRegistry } from './client-registry';
 import { SandboxSchemas } from './sandbox-schemas';
@@ -32,7 +32,7 @@ export class TenantMiddleware implements NestMiddleware {
   ) {}
 
   async use(req: Request, res: Response, next: NextFunction) {
-    const requestId = first(req.headers['x-request-id'])?.slice(0, 100) ?? randomUUID();
+    const requestId = requestIdOf(req, res);
     res.setHeader('X-Request-ID', requestId);
     const client = this.resolveClient(req);
     res.setHeader('X-Current-Client', client.identifier);

@@ -1,0 +1,38 @@
+import './operations/tracing-start';
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module';
+import { redactText } from './common/logging/redact';
+import { ConfigError } from './config/app-config';
+import { AppLogger } from './operations/logging/app-logger';
+
+/**
+ * Applies every pending migration, then exits: the master database's sets and, unless
+ * MULTITENANCY_DATABASE_ENABLED is false, each active client's. Run before a rollout (the
+ * Kubernetes migration Job, `npm run migrate`).
+ */
+async function main() {
+  const env = {
+    ...process.env,
+    QUEUE_PROCESSORS_ENABLED: 'false',
+    MULTITENANCY_DATABASE_AUTO_MIGRATE: 'true',
+  };
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(env), { bufferLogs: true });
+  app.useLogger(app.get(AppLogger));
+  await app.init();
+  new Logger('Migrate').log('Migrations applied');
+  await app.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(
+      err instanceof ConfigError
+        ? `${err.message}\n`
+        : `Migration failed: ${redactText(String((err as Error).stack ?? err))}\n`,
+    );
+    process.exit(1);
+  },
+);

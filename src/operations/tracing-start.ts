@@ -1,0 +1,4 @@
+import { startTracing } from './tracing';
+
+// Imported first by main.ts and worker.ts, before anything loads http, pg or ioredis.
+startTracing();
