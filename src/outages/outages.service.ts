@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DeepPartial, EntityManager } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { Failure } from '../failures/entities/failure.entity';
 import { checkReferences } from '../records/check-references';
@@ -87,7 +86,7 @@ export class OutagesService extends RecordsService<OutageEvent> {
         ...values,
         requestedById: dto.requestedById ?? principal.userId,
         companyId: principal.companyId,
-      } as DeepPartial<OutageEvent>);
+      });
     });
     return { data };
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DeepPartial, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Principal } from '../../auth/principal';
+import { AppError } from '../../common/errors/app-error';
 import { checkReferences } from '../../records/check-references';
 import { withDates } from '../../records/datetime';
 import { findScoped, rejectNulls } from '../../records/find-scoped';
@@ -90,7 +91,7 @@ export class ObligationsService extends RecordsService<ComplianceObligation> {
       return this.insert(m, {
         ...values,
         companyId: principal.companyId,
-      } as DeepPartial<ComplianceObligation>);
+      });
     });
     return { data };
   }
@@ -115,5 +116,14 @@ export class ObligationsService extends RecordsService<ComplianceObligation> {
     const obligation = await findScoped(m, ComplianceObligation, 'Obligation', principal, id, true);
     if (!OBLIGATION_MOVES.complete.from.includes(obligation.status)) return;
     await this.changes.move(m, OBLIGATION_KIND, OBLIGATION_MOVES, 'complete', { principal, id });
+  }
+
+  /** An obligation whose submissions remain stays (409). */
+  protected override async beforeRemove(m: EntityManager, obligation: ComplianceObligation) {
+    const [{ n }] = await m.query(
+      'SELECT count(*)::int AS n FROM compliance_submissions WHERE obligation_id = $1',
+      [obligation.id],
+    );
+    if (n) throw AppError.conflict(`Obligation "${obligation.title}" still has ${n} submission(s)`);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DeepPartial } from 'typeorm';
+import { EntityManager } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
 import { Principal } from '../../auth/principal';
 import { withDates } from '../../records/datetime';
 import { rejectNulls } from '../../records/find-scoped';
@@ -79,7 +80,7 @@ export class PermitsService extends RecordsService<EnvironmentalPermit> {
       return this.insert(m, {
         ...values,
         companyId: principal.companyId,
-      } as DeepPartial<EnvironmentalPermit>);
+      });
     });
     return { data };
   }
@@ -96,5 +97,14 @@ export class PermitsService extends RecordsService<EnvironmentalPermit> {
       }
       return next;
     });
+  }
+
+  /** A permit whose obligations remain stays (409). */
+  protected override async beforeRemove(m: EntityManager, permit: EnvironmentalPermit) {
+    const [{ n }] = await m.query(
+      'SELECT count(*)::int AS n FROM compliance_obligations WHERE permit_id = $1',
+      [permit.id],
+    );
+    if (n) throw AppError.conflict(`Permit "${permit.permitNumber}" still has ${n} obligation(s)`);
   }
 }

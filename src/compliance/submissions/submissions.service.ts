@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DeepPartial } from 'typeorm';
 import { Principal } from '../../auth/principal';
 import { RecordChanges } from '../../records/record-changes';
 import { checkReferences } from '../../records/check-references';
@@ -68,7 +67,7 @@ export class SubmissionsService extends RecordsService<ComplianceSubmission> {
       return this.insert(m, {
         ...values,
         companyId: principal.companyId,
-      } as DeepPartial<ComplianceSubmission>);
+      });
     });
     return { data };
   }
