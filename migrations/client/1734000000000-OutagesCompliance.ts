@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { isSandboxSchema } from '../schema-scope';
 
 /**
  * Outages, environmental permits, compliance obligations and submissions: operational data, created
@@ -140,6 +141,17 @@ export class OutagesCompliance1734000000000 implements MigrationInterface {
       CREATE INDEX compliance_submissions_company_idx ON compliance_submissions (company_id, id);
       CREATE INDEX compliance_submissions_obligation_idx ON compliance_submissions (obligation_id, id);
     `);
+    if (await isSandboxSchema(queryRunner)) {
+      // A sandbox may copy production's outages: its numbers continue after production's.
+      const [{ found }] = await queryRunner.query(
+        `SELECT to_regclass('public.outage_number_seq') IS NOT NULL AS found`,
+      );
+      if (found) {
+        await queryRunner.query(
+          `SELECT setval('outage_number_seq', last_value, is_called) FROM public.outage_number_seq`,
+        );
+      }
+    }
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

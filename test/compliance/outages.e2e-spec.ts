@@ -370,4 +370,22 @@ describe('outages', () => {
     await w.api('manager', 'post', `/api/outages/${rejectedOutage.id}/reject`).send({}).expect(200);
     expect(await w.events('outage.rejected', rejectedOutage.id)).toHaveLength(1);
   });
+
+  it('numbers outages in a sandbox with copied data after the copied ones; they stay out of production', async () => {
+    const last = await create({ outageType: 'FORCED' });
+    await w.api('admin', 'post', '/sandboxes').send({ name: 'outs', copyData: true }).expect(201);
+    const countBefore = (await w.api('admin', 'get', '/api/outages/count')).body.data.count;
+    const inSandbox = await w
+      .api('admin', 'post', '/api/outages')
+      .set('X-Tenant-ID', 'sandbox_outs')
+      .send({ title: 'Sandbox outage', outageType: 'FORCED' });
+    expect(inSandbox.status).toBe(201);
+    const number = (n: string) => Number(n.replace('OUT-', ''));
+    expect(number(inSandbox.body.data.outageNumber)).toBeGreaterThan(number(last.outageNumber));
+    const copied = await w.api('admin', 'get', `/api/outages/${last.id}`).set('X-Tenant-ID', 'sandbox_outs');
+    expect(copied.body.data.outageNumber).toBe(last.outageNumber);
+    expect((await w.api('admin', 'get', '/api/outages/count')).body.data.count).toBe(countBefore);
+    const gone = await w.api('admin', 'get', `/api/outages/${inSandbox.body.data.id}`);
+    expect(gone.status).toBe(404);
+  });
 });
