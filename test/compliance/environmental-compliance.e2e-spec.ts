@@ -1,4 +1,5 @@
 import { ComplianceDailyJobs } from '../../src/compliance/daily/compliance-daily-jobs';
+import { ComplianceDailyScheduler } from '../../src/compliance/daily/compliance-daily.scheduler';
 import { ComplianceWorld, complianceWorld, fieldsOf } from './compliance-support';
 
 const DAY = 86_400_000;
@@ -490,6 +491,12 @@ describe('environmental compliance', () => {
         .expect(200);
       await jobs.runFor('acme', new Date(now + 60 * DAY));
       expect(await notice(in5.id, 2)).toEqual([7, 90]);
+    });
+
+    it('runs once a day per client through the scheduled-task runner, whichever replica asks first', async () => {
+      const scheduler = w.t.app.get(ComplianceDailyScheduler);
+      expect(await scheduler.tick()).toContain('acme');
+      expect(await scheduler.tick()).toEqual([]);
     });
   });
 });

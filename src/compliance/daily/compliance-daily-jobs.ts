@@ -44,6 +44,7 @@ export class ComplianceDailyJobs {
   /** Runs the day's work for a client by identifier (`master` for the master database). */
   runFor(identifier: string, now = new Date()): Promise<DailyResult> {
     const found = this.registry.findByIdentifier(identifier);
+    if (!found && identifier !== MASTER_CLIENT.identifier) throw new Error(`Unknown client ${identifier}`);
     const client: TenantClient = found
       ? { identifier: found.identifier, id: found.id, isMaster: false }
       : MASTER_CLIENT;
