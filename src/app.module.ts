@@ -19,6 +19,8 @@ import { EventsModule } from './events/events.module';
 import { FailuresModule } from './failures/failures.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkOrdersModule } from './work-orders/work-orders.module';
+import { OutagesModule } from './outages/outages.module';
+import { ComplianceModule } from './compliance/compliance.module';
 import { UsersModule } from './users/users.module';
 import { SsoModule } from './sso/sso.module';
 import { LoggingModule } from './operations/logging/logging.module';
@@ -46,6 +48,8 @@ export class AppModule {
         UnitsModule,
         WorkOrdersModule,
         FailuresModule,
+        OutagesModule,
+        ComplianceModule,
         AuditModule,
         AuthModule,
         ApiTokensModule,

@@ -8,6 +8,10 @@ import { IdentityProvider } from '../sso/entities/identity-provider.entity';
 import { SsoIdentity } from '../sso/entities/sso-identity.entity';
 import { UserSandbox } from '../sandboxes/entities/user-sandbox.entity';
 import { Unit } from '../units/entities/unit.entity';
+import { OutageEvent } from '../outages/entities/outage-event.entity';
+import { EnvironmentalPermit } from '../compliance/permits/entities/environmental-permit.entity';
+import { ComplianceObligation } from '../compliance/obligations/entities/compliance-obligation.entity';
+import { ComplianceSubmission } from '../compliance/submissions/entities/compliance-submission.entity';
 import { Failure } from '../failures/entities/failure.entity';
 import { WorkOrder } from '../work-orders/entities/work-order.entity';
 import { Company } from '../users/entities/company.entity';
@@ -30,6 +34,10 @@ export const CLIENT_ENTITIES: Function[] = [
   ApiToken,
   IdentityProvider,
   SsoIdentity,
+  OutageEvent,
+  EnvironmentalPermit,
+  ComplianceObligation,
+  ComplianceSubmission,
 ];
 
 /** Entities that exist only in the master database. */

@@ -8,3 +8,16 @@ const HAS_TIME = /T\d/;
 export function parseDateTime(text: string): Date {
   return new Date(HAS_TIME.test(text) && !HAS_ZONE.test(text) ? `${text}Z` : text);
 }
+
+/**
+ * The body with each listed datetime field read as a Date (`parseDateTime`); an absent field stays
+ * absent and null stays null, so a partial `PUT` leaves the others alone.
+ */
+export function withDates<T extends object>(body: T, fields: readonly string[]): T {
+  const out = { ...body } as Record<string, unknown>;
+  for (const field of fields) {
+    const value = out[field];
+    if (typeof value === 'string') out[field] = parseDateTime(value);
+  }
+  return out as T;
+}

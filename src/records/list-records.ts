@@ -27,6 +27,27 @@ export async function listScoped<E extends ObjectLiteral>(
   return paged(rows, total, q.page, q.pageSize);
 }
 
+/**
+ * One page of a company-scoped resource whose conditions and order are the caller's own (ranges,
+ * `NULLS LAST`): `shape` adds them to the query builder (alias `r`); ties are broken by id, newest first.
+ */
+export async function listScopedBy<E extends ObjectLiteral>(
+  m: EntityManager,
+  entity: EntityTarget<E>,
+  principal: Principal,
+  page: { page: number; pageSize: number },
+  shape: (qb: SelectQueryBuilder<E>) => void,
+): Promise<Paged<E>> {
+  const qb = scopedQuery(m, entity, principal, {});
+  shape(qb);
+  const [rows, total] = await qb
+    .addOrderBy('r.id', 'DESC')
+    .skip((page.page - 1) * page.pageSize)
+    .take(page.pageSize)
+    .getManyAndCount();
+  return paged(rows, total, page.page, page.pageSize);
+}
+
 /** `{ data: { count } }` of a company-scoped resource. */
 export async function countScoped<E extends ObjectLiteral>(
   m: EntityManager,

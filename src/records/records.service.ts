@@ -50,6 +50,10 @@ export abstract class RecordsService<E extends ScopedRecord> {
   protected async insert(m: EntityManager, values: DeepPartial<E>, message?: string): Promise<E> {
     const repo = m.getRepository(this.kind.entity);
     const record = await repo.save(repo.create(values));
+    // Columns a read never shows (deletedAt, bookkeeping) stay out of the answer and the event too.
+    for (const column of repo.metadata.columns.filter((c) => !c.isSelect)) {
+      delete (record as Record<string, unknown>)[column.propertyName];
+    }
     await this.changes.created(m, this.kind, record, message);
     return record;
   }

@@ -19,7 +19,8 @@ export interface Move<R, I = unknown> {
   /** The state field the move reads and writes; default `status`. */
   field?: keyof R & string;
   from: readonly string[];
-  to: string;
+  /** The state the move leads to, or how it follows from the record (a recurring obligation stays ACTIVE). */
+  to: string | ((record: R, ctx: MoveContext<I>) => string);
   minRole?: RoleType;
   /** A further condition on the record (e.g. only PLANNED outages are approved). */
   when?(record: R): boolean;
@@ -53,7 +54,8 @@ export function applyMove<R extends object, I>(
   if (!move.from.includes(state as string) || (move.when && !move.when(record))) {
     throw invalidTransition(`Cannot ${name} while ${field} is ${String(state)}`);
   }
-  return { ...record, ...move.stamps?.(record, ctx), [field]: move.to };
+  const to = typeof move.to === 'function' ? move.to(record, ctx) : move.to;
+  return { ...record, ...move.stamps?.(record, ctx), [field]: to };
 }
 
 /** PUT (and other edits) only in the listed states of the state field; 409 `INVALID_TRANSITION` otherwise. */

@@ -64,6 +64,7 @@ export const EVENT_TYPES: EventType[] = [
     ['approved', 'An outage was approved'],
     ['completed', 'An outage was completed'],
     ['cancelled', 'An outage was cancelled'],
+    ['rejected', 'A planned outage was rejected'],
   ]),
   ...crud('Environmental compliance', 'permit', 'permit', [
     ['status_changed', 'The status of a permit changed'],
@@ -72,11 +73,14 @@ export const EVENT_TYPES: EventType[] = [
   ...crud('Environmental compliance', 'obligation', 'compliance obligation', [
     ['overdue', 'A compliance obligation is past due'],
     ['due_soon', 'A compliance obligation is due soon'],
+    ['completed', 'A compliance obligation was completed'],
   ]),
   ...crud('Environmental compliance', 'submission', 'compliance submission', [
     ['submitted', 'A submission was submitted'],
     ['reviewed', 'A submission was reviewed'],
     ['approved', 'A submission was approved'],
+    ['rejected', 'A submission was rejected'],
+    ['revision_requested', 'A submission was sent back for revision'],
     ['status_changed', 'The status of a submission changed'],
   ]),
   ...crud('Custom tables', 'content_type', 'custom table definition'),

@@ -1,4 +1,4 @@
-import type { Permission } from '../../src/auth/permissions';
+import type { Permission, Resource } from '../../src/auth/permissions';
 import type { RoleType } from '../../src/auth/roles';
 
 /**
@@ -41,7 +41,7 @@ const platformRoutes = (prefix: string): Record<string, RouteRule> => ({
 });
 
 /** CRUD of an operational resource guarded by one resource's permissions. */
-const crud = (path: string, resource: 'units'): Record<string, RouteRule> => ({
+const crud = (path: string, resource: Resource): Record<string, RouteRule> => ({
   [`GET ${path}`]: need(`${resource}:read`),
   [`GET ${path}/:id`]: need(`${resource}:read`),
   [`POST ${path}`]: need(`${resource}:create`),
@@ -54,6 +54,33 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   ...crud('/api/units', 'units'),
   ...crud('/api/work-orders', 'units'),
   ...crud('/api/failures', 'units'),
+
+  // Outages and environmental compliance (approvals and reviews need MANAGER besides the permission)
+  ...crud('/api/outages', 'outage_events'),
+  'GET /api/outages/count': need('outage_events:read'),
+  'GET /api/outages/active': need('outage_events:read'),
+  'GET /api/outages/unit/:unitId': need('outage_events:read'),
+  'POST /api/outages/:id/complete': need('outage_events:update'),
+  'POST /api/outages/:id/cancel': need('outage_events:update'),
+  'POST /api/outages/:id/approve': manager('outage_events:update'),
+  'POST /api/outages/:id/reject': manager('outage_events:update'),
+  ...crud('/api/permits', 'environmental_permits'),
+  'GET /api/permits/count': need('environmental_permits:read'),
+  'GET /api/permits/expiring': need('environmental_permits:read'),
+  'GET /api/permits/by-status': need('environmental_permits:read'),
+  ...crud('/api/compliance-obligations', 'compliance_obligations'),
+  'GET /api/compliance-obligations/count': need('compliance_obligations:read'),
+  'GET /api/compliance-obligations/overdue': need('compliance_obligations:read'),
+  'GET /api/compliance-obligations/upcoming': need('compliance_obligations:read'),
+  'GET /api/compliance-obligations/permit/:permitId': need('compliance_obligations:read'),
+  'POST /api/compliance-obligations/:id/complete': need('compliance_obligations:update'),
+  ...crud('/api/compliance-submissions', 'compliance_submissions'),
+  'GET /api/compliance-submissions/count': need('compliance_submissions:read'),
+  'POST /api/compliance-submissions/:id/submit': need('compliance_submissions:update'),
+  'POST /api/compliance-submissions/:id/review': manager('compliance_submissions:update'),
+  'POST /api/compliance-submissions/:id/approve': manager('compliance_submissions:update'),
+  'POST /api/compliance-submissions/:id/reject': manager('compliance_submissions:update'),
+  'POST /api/compliance-submissions/:id/request-revision': manager('compliance_submissions:update'),
 
   // Audit and compliance
   'GET /compliance/audit/report/compliance-summary': admin('audit_logs:read'),

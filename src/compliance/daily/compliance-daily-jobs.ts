@@ -1,0 +1,144 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { RecordChanges } from '../../records/record-changes';
+import { ClientRegistry } from '../../tenancy/client-registry';
+import { MASTER_CLIENT, PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../../tenancy/tenant-context';
+import { TenantDatabase } from '../../tenancy/tenant-database';
+import { OBLIGATION_KIND } from '../obligations/obligations.service';
+import { ComplianceObligation } from '../obligations/entities/compliance-obligation.entity';
+import { EnvironmentalPermit } from '../permits/entities/environmental-permit.entity';
+import { PERMIT_KIND } from '../permits/permits.service';
+
+/** Days before expiry at which `permit.expiring` goes out, each once per expiry date. */
+export const EXPIRY_NOTICE_DAYS = [90, 30, 7] as const;
+const DAY_MS = 86_400_000;
+const BATCH = 500;
+/** SQL: the smallest threshold a permit's expiry date ($1 = now) has reached (7, 30 or 90). */
+const NOTICE_DUE = `CASE ${[...EXPIRY_NOTICE_DAYS]
+  .reverse()
+  .map((days) => `WHEN expiry_date <= $1::timestamptz + interval '${days} days' THEN ${days}`)
+  .join(' ')} END`;
+
+export interface DailyResult {
+  permitsExpired: number;
+  expiryNotices: number;
+  obligationsOverdue: number;
+}
+
+/**
+ * The daily compliance work of one client database: ACTIVE permits past their expiry date become
+ * EXPIRED, ACTIVE permits get `permit.expiring` at 90, 30 and 7 days before expiry (each once: the
+ * last notice sent is kept on the permit), ACTIVE obligations past their due date become OVERDUE.
+ * Every run leaves nothing for the next one to repeat, so running it twice changes nothing more.
+ */
+@Injectable()
+export class ComplianceDailyJobs {
+  private readonly logger = new Logger(ComplianceDailyJobs.name);
+
+  constructor(
+    private readonly db: TenantDatabase,
+    private readonly changes: RecordChanges,
+    private readonly registry: ClientRegistry,
+  ) {}
+
+  /** Runs the day's work for a client by identifier (`master` for the master database). */
+  runFor(identifier: string, now = new Date()): Promise<DailyResult> {
+    const found = this.registry.findByIdentifier(identifier);
+    if (!found && identifier !== MASTER_CLIENT.identifier) throw new Error(`Unknown client ${identifier}`);
+    const client: TenantClient = found
+      ? { identifier: found.identifier, id: found.id, isMaster: false }
+      : MASTER_CLIENT;
+    const store = { requestId: `task:compliance-daily:${identifier}`, client, schema: PRODUCTION_SCHEMA };
+    return tenantContext.run(store, () => this.runHere(now));
+  }
+
+  /** The day's work in the current tenant context (the scheduled runner enters it). */
+  async runHere(now = new Date()): Promise<DailyResult> {
+    const result = {
+      permitsExpired: await this.expirePermits(now),
+      expiryNotices: await this.sendExpiryNotices(now),
+      obligationsOverdue: await this.markOverdue(now),
+    };
+    if (result.permitsExpired || result.expiryNotices || result.obligationsOverdue) {
+      this.logger.log(`${tenantContext.get().client.identifier}: ${JSON.stringify(result)}`);
+    }
+    return result;
+  }
+
+  private expirePermits(now: Date): Promise<number> {
+    return this.inBatches(
+      `SELECT id FROM environmental_permits WHERE status = 'ACTIVE' AND expiry_date < $1
+        ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      [now],
+      async (m, id) => {
+        const before = await m.findOneByOrFail(EnvironmentalPermit, { id });
+        const after = await m.save(EnvironmentalPermit, { ...before, status: 'EXPIRED' });
+        await this.changes.updated(m, PERMIT_KIND, before, after);
+      },
+    );
+  }
+
+  /**
+   * A notice for each ACTIVE permit that has reached a threshold (the smallest one reached) it
+   * has not been told about yet; the threshold sent is kept on the permit.
+   */
+  private sendExpiryNotices(now: Date): Promise<number> {
+    const until = new Date(now.getTime() + EXPIRY_NOTICE_DAYS[0] * DAY_MS);
+    return this.inBatches(
+      `SELECT id, due FROM (
+         SELECT id, expiry_notice_days, ${NOTICE_DUE} AS due FROM environmental_permits
+          WHERE status = 'ACTIVE' AND expiry_date BETWEEN $1 AND $2
+          ORDER BY id FOR UPDATE SKIP LOCKED) p
+        WHERE expiry_notice_days IS NULL OR expiry_notice_days > due
+        LIMIT ${BATCH}`,
+      [now, until],
+      async (m, id, row) => {
+        const permit = await m.findOneByOrFail(EnvironmentalPermit, { id });
+        const due = Number(row.due);
+        await m.query('UPDATE environmental_permits SET expiry_notice_days = $2 WHERE id = $1', [id, due]);
+        const daysLeft = Math.ceil((permit.expiryDate!.getTime() - now.getTime()) / DAY_MS);
+        const attributes = { ...permit, daysBeforeExpiry: due, daysLeft };
+        await this.changes.publish(m, PERMIT_KIND, 'permit.expiring', attributes, null);
+      },
+    );
+  }
+
+  private markOverdue(now: Date): Promise<number> {
+    return this.inBatches(
+      `SELECT id FROM compliance_obligations WHERE status = 'ACTIVE' AND next_due_date < $1
+        ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      [now],
+      async (m, id) => {
+        const before = await m.findOneByOrFail(ComplianceObligation, { id });
+        const after = await m.save(ComplianceObligation, { ...before, status: 'OVERDUE' });
+        await this.changes.updated(m, OBLIGATION_KIND, before, after, 'obligation.overdue');
+      },
+    );
+  }
+
+  /**
+   * Handles the rows `select` finds, a batch per transaction, until a batch comes back short;
+   * answers how many were handled. A row is handled once per run even if it still matches.
+   */
+  private async inBatches(
+    select: string,
+    params: unknown[],
+    each: (m: EntityManager, id: number, row: Record<string, unknown>) => Promise<void>,
+  ): Promise<number> {
+    let done = 0;
+    const seen = new Set<number>();
+    for (;;) {
+      const handled = await this.db.transaction(async (m) => {
+        const rows: { id: number }[] = await m.query(select, params);
+        const fresh = rows.filter((r) => !seen.has(r.id));
+        for (const row of fresh) {
+          seen.add(row.id);
+          await each(m, row.id, row);
+          done++;
+        }
+        return fresh.length;
+      });
+      if (handled < BATCH) return done;
+    }
+  }
+}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { RecordsModule } from '../records/records.module';
+import { OutagesController } from './outages.controller';
+import { OutagesService } from './outages.service';
+
+@Module({ imports: [RecordsModule], controllers: [OutagesController], providers: [OutagesService] })
+export class OutagesModule {}
