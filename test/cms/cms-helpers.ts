@@ -12,9 +12,9 @@ export interface CmsFixture {
   close: () => Promise<void>;
 }
 
-export async function cmsFixture(identifier = 'acme'): Promise<CmsFixture> {
+export async function cmsFixture(identifier = 'acme', env: Record<string, string> = {}): Promise<CmsFixture> {
   const sink = await new SmtpSink().start();
-  const t = await bootApp({ env: { SMTP_URL: sink.url } });
+  const t = await bootApp({ env: { SMTP_URL: sink.url, ...env } });
   const acme = await provisionClient(t, sink, identifier);
   const admin = (method: Method, path: string, schema?: string) => {
     const req = t.http()[method](path).set({ 'X-Client-ID': identifier, Authorization: `Bearer ${acme.adminToken}` });
