@@ -72,11 +72,17 @@ export class CmsDdl {
     }
     const table = this.ddl.table(type.table);
     const column = quoteIdent(after.column);
-    await this.ddl.query(`ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS ${quoteIdent(indexName('fk', type.table, after.column))}`);
-    await this.ddl.query(`DROP INDEX IF EXISTS ${quoteIdent(this.ddl.schema)}.${quoteIdent(indexName('uq', type.table, after.column))}`);
+    await this.ddl.query(
+      `ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS ${quoteIdent(indexName('fk', type.table, after.column))}`,
+    );
+    await this.ddl.query(
+      `DROP INDEX IF EXISTS ${quoteIdent(this.ddl.schema)}.${quoteIdent(indexName('uq', type.table, after.column))}`,
+    );
     if (before.sqlType !== after.sqlType) {
       await this.guard(after.name, () =>
-        this.ddl.query(`ALTER TABLE ${table} ALTER COLUMN ${column} TYPE ${after.sqlType} USING ${castOf(before, after)}`),
+        this.ddl.query(
+          `ALTER TABLE ${table} ALTER COLUMN ${column} TYPE ${after.sqlType} USING ${castOf(before, after)}`,
+        ),
       );
     }
     await this.addConstraints(type, after);
@@ -87,7 +93,9 @@ export class CmsDdl {
     const column = quoteIdent(field.column);
     if (field.def.unique || field.def.relation === 'oneToOne') {
       const index = quoteIdent(indexName('uq', type.table, field.column));
-      await this.guard(field.name, () => this.ddl.query(`CREATE UNIQUE INDEX ${index} ON ${table} (${column})`));
+      await this.guard(field.name, () =>
+        this.ddl.query(`CREATE UNIQUE INDEX ${index} ON ${table} (${column})`),
+      );
     }
     if (field.targetTable) {
       const fk = quoteIdent(indexName('fk', type.table, field.column));
@@ -111,10 +119,14 @@ export class CmsDdl {
         ADD FOREIGN KEY ("source_id") REFERENCES ${this.ddl.table(type.table)} ("id") ON DELETE CASCADE,
         ADD FOREIGN KEY ("target_id") REFERENCES ${this.ddl.table(field.targetTable!)} ("id") ON DELETE CASCADE`,
     );
-    await this.ddl.query(`CREATE INDEX ${quoteIdent(indexName('ix', join, 'target_id'))} ON ${table} ("target_id")`);
+    await this.ddl.query(
+      `CREATE INDEX ${quoteIdent(indexName('ix', join, 'target_id'))} ON ${table} ("target_id")`,
+    );
     // oneToMany: a target record belongs to one source at most.
     if (field.def.relation === 'oneToMany') {
-      await this.ddl.query(`CREATE UNIQUE INDEX ${quoteIdent(indexName('uq', join, 'target_id'))} ON ${table} ("target_id")`);
+      await this.ddl.query(
+        `CREATE UNIQUE INDEX ${quoteIdent(indexName('uq', join, 'target_id'))} ON ${table} ("target_id")`,
+      );
     }
     await this.grant(join, false);
   }

@@ -55,7 +55,7 @@ export function validateDefinition(body: unknown, targets: ReadonlySet<string>):
   if (body.kind !== undefined && body.kind !== 'collectionType') fail('kind', 'must be collectionType');
   const nameProblem = collectionNameProblem(body.collectionName);
   if (nameProblem) fail('collectionName', nameProblem);
-  const collectionName = String(body.collectionName ?? '');
+  const collectionName = typeof body.collectionName === 'string' ? body.collectionName : '';
 
   const info = readInfo(body.info, collectionName, fail);
   const options = readOptions(body.options, fail);
@@ -111,7 +111,8 @@ function readOptions(raw: unknown, fail: (field: string, message: string) => voi
     fail('options', 'must be an object');
     return { draftAndPublish: false };
   }
-  for (const key of Object.keys(raw)) if (key !== 'draftAndPublish') fail(`options.${key}`, 'is not an option');
+  for (const key of Object.keys(raw))
+    if (key !== 'draftAndPublish') fail(`options.${key}`, 'is not an option');
   if (raw.draftAndPublish !== undefined && typeof raw.draftAndPublish !== 'boolean') {
     fail('options.draftAndPublish', 'must be a boolean');
   }
@@ -155,7 +156,8 @@ function readAttribute(
   }
   for (const key of ['min', 'max'] as const) {
     const v = def[key];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) fail(`${field}.${key}`, 'must be a number');
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v)))
+      fail(`${field}.${key}`, 'must be a number');
   }
   if (typeof def.min === 'number' && typeof def.max === 'number' && def.min > def.max) {
     fail(`${field}.min`, 'must not exceed max');
@@ -183,7 +185,10 @@ function readAttribute(
   }
   if (def.type === 'media') {
     const types = def.allowedTypes;
-    if (types !== undefined && (!Array.isArray(types) || !types.every((t) => t === 'images' || t === 'files'))) {
+    if (
+      types !== undefined &&
+      (!Array.isArray(types) || !types.every((t) => t === 'images' || t === 'files'))
+    ) {
       fail(`${field}.allowedTypes`, 'must be an array of images, files');
     }
     if (def.multiple && def.unique) fail(`${field}.unique`, 'does not apply to multiple media');
@@ -194,7 +199,8 @@ function readAttribute(
       fail(`${field}.default`, `a ${def.type} field takes no default`);
     } else {
       const checked = checkValue(def, def.default, compileRegex(def.regex));
-      if (!checked.ok || def.default === null) fail(`${field}.default`, checked.ok ? 'must not be null' : checked.message);
+      if (!checked.ok || def.default === null)
+        fail(`${field}.default`, checked.ok ? 'must not be null' : checked.message);
     }
   }
   return def;

@@ -81,16 +81,19 @@ const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_m, _u, c: st
 export function openApiFragment(type: CompiledType): Schema {
   const name = pascal(type.collectionName);
   const ref = (s: string) => ({ $ref: `#/components/schemas/${s}` });
-  const record: Schema = { type: 'object', properties: {} as Schema, required: ['id'] };
-  const input: Schema = { type: 'object', properties: {} as Schema, required: [] as string[], additionalProperties: false };
-  for (const [, json] of systemFieldsOf(type)) (record.properties as Schema)[json] = SYSTEM_SCHEMAS[json];
+  const recordProperties: Schema = {};
+  const inputProperties: Schema = {};
+  const required: string[] = [];
+  const record: Schema = { type: 'object', properties: recordProperties, required: ['id'] };
+  const input: Schema = { type: 'object', properties: inputProperties, additionalProperties: false };
+  for (const [, json] of systemFieldsOf(type)) recordProperties[json] = SYSTEM_SCHEMAS[json];
   for (const field of type.fields.values()) {
     const schema = schemaOf(field.def);
-    (input.properties as Schema)[field.name] = schema;
-    if (field.def.required && field.def.default === undefined) (input.required as string[]).push(field.name);
-    if (!field.def.private) (record.properties as Schema)[field.name] = schema;
+    inputProperties[field.name] = schema;
+    if (field.def.required && field.def.default === undefined) required.push(field.name);
+    if (!field.def.private) recordProperties[field.name] = schema;
   }
-  if (!(input.required as string[]).length) delete input.required;
+  if (required.length) input.required = required;
   const base = `/api/cms/${type.collectionName}`;
   const json = (schema: Schema) => ({ content: { 'application/json': { schema } } });
   const one = { description: 'The record', ...json({ type: 'object', properties: { data: ref(name) } }) };
@@ -124,20 +127,36 @@ export function openApiFragment(type: CompiledType): Schema {
         requestBody: json({ ...input, required: undefined }),
         responses: { 200: one },
       },
-      delete: { operationId: `delete${name}`, parameters: [id], responses: { 204: { description: 'Deleted' } } },
+      delete: {
+        operationId: `delete${name}`,
+        parameters: [id],
+        responses: { 204: { description: 'Deleted' } },
+      },
     },
     [`${base}/search`]: {
       post: {
         operationId: `search${name}`,
         parameters: listParams,
-        requestBody: json({ type: 'object', description: 'field: value (equality) or field: { $eq|$ne|$gt|$gte|$lt|$lte|$contains|$in|$null: value }' }),
+        requestBody: json({
+          type: 'object',
+          description:
+            'field: value (equality) or field: { $eq|$ne|$gt|$gte|$lt|$lte|$contains|$in|$null: value }',
+        }),
         responses: { 200: page },
       },
     },
     [`${base}/count`]: {
       get: {
         operationId: `count${name}`,
-        responses: { 200: { description: 'Count', ...json({ type: 'object', properties: { data: { type: 'object', properties: { count: { type: 'integer' } } } } }) } },
+        responses: {
+          200: {
+            description: 'Count',
+            ...json({
+              type: 'object',
+              properties: { data: { type: 'object', properties: { count: { type: 'integer' } } } },
+            }),
+          },
+        },
       },
     },
   };
@@ -158,7 +177,12 @@ export function openApiFragment(type: CompiledType): Schema {
         [`${name}Input`]: input,
         Pagination: {
           type: 'object',
-          properties: { page: { type: 'integer' }, pageSize: { type: 'integer' }, pageCount: { type: 'integer' }, total: { type: 'integer' } },
+          properties: {
+            page: { type: 'integer' },
+            pageSize: { type: 'integer' },
+            pageCount: { type: 'integer' },
+            total: { type: 'integer' },
+          },
         },
       },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

@@ -17,7 +17,8 @@ const SEARCH_BODY = {
   schema: {
     type: 'object',
     additionalProperties: true,
-    description: '{ field: value } (equality) or { field: { $eq|$ne|$gt|$gte|$lt|$lte|$contains|$in|$null: value } }',
+    description:
+      '{ field: value } (equality) or { field: { $eq|$ne|$gt|$gte|$lt|$lte|$contains|$in|$null: value } }',
   },
 };
 
@@ -27,7 +28,12 @@ const SEARCH_BODY = {
 export class CmsRecordsController {
   constructor(private readonly records: CmsRecordsService) {}
 
-  @RecordRoute('GET', 'count', { summary: 'Count records', permissions: ['cms:read'], response: CountEnvelopeDto, notFound: true })
+  @RecordRoute('GET', 'count', {
+    summary: 'Count records',
+    permissions: ['cms:read'],
+    response: CountEnvelopeDto,
+    notFound: true,
+  })
   count(@Param('collectionName', CollectionNameParam) name: string, @Query() q: CmsCountQueryDto) {
     return this.records.count(name, q.status);
   }
@@ -66,12 +72,23 @@ export class CmsRecordsController {
     return this.records.bulkDelete(principal, name, body);
   }
 
-  @RecordRoute('GET', '', { summary: 'List records', permissions: ['cms:read'], response: CmsRecordPageDto, notFound: true, badRequest: true })
+  @RecordRoute('GET', '', {
+    summary: 'List records',
+    permissions: ['cms:read'],
+    response: CmsRecordPageDto,
+    notFound: true,
+    badRequest: true,
+  })
   list(@Param('collectionName', CollectionNameParam) name: string, @Query() q: CmsListQueryDto) {
     return this.records.list(name, q);
   }
 
-  @RecordRoute('GET', ':id', { summary: 'One record', permissions: ['cms:read'], response: CmsRecordEnvelopeDto, notFound: true })
+  @RecordRoute('GET', ':id', {
+    summary: 'One record',
+    permissions: ['cms:read'],
+    response: CmsRecordEnvelopeDto,
+    notFound: true,
+  })
   get(@Param('collectionName', CollectionNameParam) name: string, @Param('id', IdParam) id: number) {
     return this.records.get(name, id);
   }

@@ -44,7 +44,9 @@ export class CmsRecordsService {
   async count(collection: string, status?: 'draft' | 'published') {
     const type = await this.types.get(collection);
     const params = new Params();
-    return { data: { count: await this.countWhere(type, statusCondition(type, status, params), params.values) } };
+    return {
+      data: { count: await this.countWhere(type, statusCondition(type, status, params), params.values) },
+    };
   }
 
   async get(collection: string, id: number) {
@@ -97,7 +99,10 @@ export class CmsRecordsService {
         const field = type.fields.get(name)!;
         if (!field.joinTable) sets.push(`${quoteIdent(field.column)} = ${params.add(value, field.sqlType!)}`);
       }
-      await m.query(`UPDATE ${quoteIdent(type.table)} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`, params.values);
+      await m.query(
+        `UPDATE ${quoteIdent(type.table)} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`,
+        params.values,
+      );
       await this.writeLinks(m, type, id, values, true);
       const after = await this.read(type, id, m);
       await this.recordUpdate(m, principal, type, before, after, 'updated');
@@ -119,13 +124,25 @@ export class CmsRecordsService {
     const type = await this.types.get(collection);
     const ids = (body as { ids?: unknown })?.ids;
     const extra = body && typeof body === 'object' ? Object.keys(body).filter((k) => k !== 'ids') : [];
-    if (extra.length) throw AppError.validation(extra.map((field) => ({ field, message: 'is not accepted' })));
-    if (!Array.isArray(ids) || !ids.length || ids.length > MAX_BULK || !ids.every((i) => Number.isSafeInteger(i) && i > 0)) {
-      throw AppError.validation([{ field: 'ids', message: `must be an array of 1 to ${MAX_BULK} record ids` }]);
+    if (extra.length)
+      throw AppError.validation(extra.map((field) => ({ field, message: 'is not accepted' })));
+    if (
+      !Array.isArray(ids) ||
+      !ids.length ||
+      ids.length > MAX_BULK ||
+      !ids.every((i) => Number.isSafeInteger(i) && i > 0)
+    ) {
+      throw AppError.validation([
+        { field: 'ids', message: `must be an array of 1 to ${MAX_BULK} record ids` },
+      ]);
     }
     const count = await this.write(type, async (m) => {
-      const rows = await m.query(`SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE t.id = ANY($1::bigint[]) FOR UPDATE`, [ids]);
-      if (rows.length) await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = ANY($1::bigint[])`, [ids]);
+      const rows = await m.query(
+        `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE t.id = ANY($1::bigint[]) FOR UPDATE`,
+        [ids],
+      );
+      if (rows.length)
+        await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = ANY($1::bigint[])`, [ids]);
       for (const row of rows) await this.recordDelete(m, principal, type, toRecord(type, row));
       return rows.length as number;
     });
@@ -141,12 +158,19 @@ export class CmsRecordsService {
       const before = await this.read(type, id, m, true);
       const from = publish ? 'DRAFT' : 'PUBLISHED';
       if (before.publicationStatus !== from) {
-        throw new AppError(HttpStatus.CONFLICT, 'INVALID_TRANSITION', `Record is ${String(before.publicationStatus)}, not ${from}`);
+        throw new AppError(
+          HttpStatus.CONFLICT,
+          'INVALID_TRANSITION',
+          `Record is ${String(before.publicationStatus)}, not ${from}`,
+        );
       }
       const sets = publish
         ? `"publication_status" = 'PUBLISHED', "published_at" = now(), "published_by_id" = $2`
         : `"publication_status" = 'DRAFT', "published_at" = NULL, "published_by_id" = NULL`;
-      await m.query(`UPDATE ${quoteIdent(type.table)} SET ${sets}, "updated_at" = now() WHERE id = $1`, publish ? [id, principal.userId] : [id]);
+      await m.query(
+        `UPDATE ${quoteIdent(type.table)} SET ${sets}, "updated_at" = now() WHERE id = $1`,
+        publish ? [id, principal.userId] : [id],
+      );
       const after = await this.read(type, id, m);
       await this.recordUpdate(m, principal, type, before, after, publish ? 'published' : 'unpublished');
       return after;
@@ -163,7 +187,8 @@ export class CmsRecordsService {
     const errors: FieldError[] = [];
     const values: Record<string, unknown> = {};
     for (const name of Object.keys(input)) {
-      if (!type.fields.has(name)) errors.push({ field: name, message: 'is not a field of this content type' });
+      if (!type.fields.has(name))
+        errors.push({ field: name, message: 'is not a field of this content type' });
     }
     for (const field of type.fields.values()) {
       const given = Object.prototype.hasOwnProperty.call(input, field.name);
@@ -179,7 +204,8 @@ export class CmsRecordsService {
       }
       const checked = checkValue(field.def, value, field.regex);
       if (!checked.ok) errors.push({ field: field.name, message: checked.message });
-      else if (Array.isArray(checked.value) && !field.joinTable) values[field.name] = JSON.stringify(checked.value);
+      else if (Array.isArray(checked.value) && !field.joinTable)
+        values[field.name] = JSON.stringify(checked.value);
       else values[field.name] = checked.value;
       if (checked.ok && field.joinTable && field.def.required && (checked.value as unknown[]).length === 0) {
         errors.push({ field: field.name, message: 'is required' });
@@ -197,13 +223,23 @@ export class CmsRecordsService {
       if (!field.targetTable || value === null) continue;
       const ids = Array.isArray(value) ? (value as number[]) : [value as number];
       if (!ids.length) continue;
-      const found = await m.query(`SELECT id FROM ${quoteIdent(field.targetTable)} WHERE id = ANY($1::bigint[])`, [ids]);
-      if (found.length !== ids.length) errors.push({ field: name, message: `refers to a ${field.def.target} record that does not exist` });
+      const found = await m.query(
+        `SELECT id FROM ${quoteIdent(field.targetTable)} WHERE id = ANY($1::bigint[])`,
+        [ids],
+      );
+      if (found.length !== ids.length)
+        errors.push({ field: name, message: `refers to a ${field.def.target} record that does not exist` });
     }
     if (errors.length) throw AppError.validation(errors);
   }
 
-  private async writeLinks(m: EntityManager, type: CompiledType, id: number, values: Record<string, unknown>, replace = false) {
+  private async writeLinks(
+    m: EntityManager,
+    type: CompiledType,
+    id: number,
+    values: Record<string, unknown>,
+    replace = false,
+  ) {
     for (const [name, value] of Object.entries(values)) {
       const field = type.fields.get(name)!;
       if (!field.joinTable) continue;
@@ -211,7 +247,10 @@ export class CmsRecordsService {
       if (replace) await m.query(`DELETE FROM ${join} WHERE source_id = $1`, [id]);
       const ids = (value ?? []) as number[];
       if (ids.length) {
-        await m.query(`INSERT INTO ${join} (source_id, target_id) SELECT $1, unnest($2::bigint[])`, [id, ids]);
+        await m.query(`INSERT INTO ${join} (source_id, target_id) SELECT $1, unnest($2::bigint[])`, [
+          id,
+          ids,
+        ]);
       }
     }
   }
@@ -239,15 +278,28 @@ export class CmsRecordsService {
       const { code, constraint } = err as { code?: string; constraint?: string };
       if (code === '23505') {
         const field = [...type.fields.values()].find((f) => constraint?.includes(f.column));
-        throw new AppError(HttpStatus.CONFLICT, 'CONFLICT', `A record with this ${field?.name ?? 'value'} exists`, field ? [{ field: field.name, message: 'is taken' }] : undefined);
+        throw new AppError(
+          HttpStatus.CONFLICT,
+          'CONFLICT',
+          `A record with this ${field?.name ?? 'value'} exists`,
+          field ? [{ field: field.name, message: 'is taken' }] : undefined,
+        );
       }
-      if (code === '23503') throw AppError.validation([{ field: 'body', message: 'refers to a record that does not exist' }]);
+      if (code === '23503')
+        throw AppError.validation([{ field: 'body', message: 'refers to a record that does not exist' }]);
       if (code === '42P01') throw AppError.notFound('Content type');
       throw err;
     }
   }
 
-  private async recordUpdate(m: EntityManager, principal: Principal, type: CompiledType, before: Row, after: Row, action: string) {
+  private async recordUpdate(
+    m: EntityManager,
+    principal: Principal,
+    type: CompiledType,
+    before: Row,
+    after: Row,
+    action: string,
+  ) {
     const changes = diffChanges(before, after);
     if (!Object.keys(changes).length) return;
     await this.audit.record(m, {
@@ -278,7 +330,14 @@ export class CmsRecordsService {
     });
   }
 
-  private emit(m: EntityManager, principal: Principal, type: CompiledType, action: string, record: Row, previous: Row | null) {
+  private emit(
+    m: EntityManager,
+    principal: Principal,
+    type: CompiledType,
+    action: string,
+    record: Row,
+    previous: Row | null,
+  ) {
     return this.events.publish(m, {
       event: `cms.${type.collectionName}.${action}`,
       entityType: type.collectionName,
@@ -290,7 +349,11 @@ export class CmsRecordsService {
   }
 }
 
-function statusCondition(type: CompiledType, status: 'draft' | 'published' | undefined, params: Params): string[] {
+function statusCondition(
+  type: CompiledType,
+  status: 'draft' | 'published' | undefined,
+  params: Params,
+): string[] {
   if (!status || !type.definition.options.draftAndPublish) return [];
   return [`t."publication_status" = ${params.add(status === 'draft' ? 'DRAFT' : 'PUBLISHED')}`];
 }

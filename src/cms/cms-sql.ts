@@ -17,7 +17,9 @@ const PUBLICATION_FIELDS = new Set(['publishedAt', 'publishedById', 'publication
 
 /** System fields a record of this type shows, as [column, JSON name]. */
 export function systemFieldsOf(type: CompiledType) {
-  return SYSTEM_FIELDS.filter(([, json]) => type.definition.options.draftAndPublish || !PUBLICATION_FIELDS.has(json));
+  return SYSTEM_FIELDS.filter(
+    ([, json]) => type.definition.options.draftAndPublish || !PUBLICATION_FIELDS.has(json),
+  );
 }
 
 /** The select list of a record: system fields and every non-private attribute, under their JSON names. */
@@ -35,15 +37,9 @@ function readExpression(field: CompiledField): string {
   if (field.joinTable) {
     return `COALESCE((SELECT json_agg(j."target_id" ORDER BY j."target_id") FROM ${quoteIdent(field.joinTable)} j WHERE j."source_id" = t."id"), '[]'::json)`;
   }
-  switch (field.def.type) {
-    case 'date':
-    case 'time':
-      return `${column}::text`;
-    case 'decimal':
-      return `${column}::float8`;
-    default:
-      return column;
-  }
+  if (field.def.type === 'date' || field.def.type === 'time') return `${column}::text`;
+  if (field.def.type === 'decimal') return `${column}::float8`;
+  return column;
 }
 
 /** A row as a record: bigint columns (strings from the driver) as numbers when they fit. */
@@ -52,7 +48,7 @@ export function toRecord(type: CompiledType, row: Record<string, unknown>): Reco
   out.id = Number(row.id);
   for (const field of type.fields.values()) {
     const v = out[field.name];
-    if (typeof v === 'string' && (field.sqlType === 'bigint')) {
+    if (typeof v === 'string' && field.sqlType === 'bigint') {
       const n = Number(v);
       out[field.name] = Number.isSafeInteger(n) ? n : v;
     }
@@ -61,7 +57,10 @@ export function toRecord(type: CompiledType, row: Record<string, unknown>): Reco
 }
 
 /** What a caller may filter and sort on: system fields and non-private attributes, by JSON name. */
-export function queryableField(type: CompiledType, name: string): { column: string; field: CompiledField | null } | null {
+export function queryableField(
+  type: CompiledType,
+  name: string,
+): { column: string; field: CompiledField | null } | null {
   const system = systemFieldsOf(type).find(([, json]) => json === name);
   if (system) return { column: system[0], field: null };
   const field = type.fields.get(name);
@@ -75,7 +74,9 @@ export function orderBy(type: CompiledType, sort: string, order: 'ASC' | 'DESC')
     throw AppError.validation([{ field: 'sort', message: `cannot sort by "${sort}"` }]);
   }
   const dir = order === 'ASC' ? 'ASC' : 'DESC';
-  return target.column === 'id' ? `t."id" ${dir}` : `t.${quoteIdent(target.column)} ${dir} NULLS LAST, t."id" ${dir}`;
+  return target.column === 'id'
+    ? `t."id" ${dir}`
+    : `t.${quoteIdent(target.column)} ${dir} NULLS LAST, t."id" ${dir}`;
 }
 
 const OPERATORS = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$contains', '$in', '$null'] as const;
@@ -143,21 +144,35 @@ function condition(
     }
     return `${col} IS ${value ? '' : 'NOT '}NULL`;
   }
-  const def = field ? { ...field.def, required: false } : { type: SYSTEM_TYPES[column].type, enum: ['DRAFT', 'PUBLISHED'] };
+  const def = field
+    ? { ...field.def, required: false }
+    : { type: SYSTEM_TYPES[column].type, enum: ['DRAFT', 'PUBLISHED'] };
   const sqlType = field ? field.sqlType : SYSTEM_TYPES[column].sql;
   const one = (v: unknown) => {
     if (field?.joinTable || field?.def.type === 'relation') {
-      return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? { ok: true as const, value: v } : { ok: false as const, message: 'must be a record id' };
+      return typeof v === 'number' && Number.isSafeInteger(v) && v > 0
+        ? { ok: true as const, value: v }
+        : { ok: false as const, message: 'must be a record id' };
     }
     if (field?.def.type === 'media' && field.def.multiple) {
-      return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? { ok: true as const, value: v } : { ok: false as const, message: 'must be a file id' };
+      return typeof v === 'number' && Number.isSafeInteger(v) && v > 0
+        ? { ok: true as const, value: v }
+        : { ok: false as const, message: 'must be a file id' };
     }
     // Filters compare against the type, not the options a stored value must meet.
-    const loose = { ...(def as never as CompiledField['def']), min: undefined, max: undefined, minLength: undefined, regex: undefined, maxLength: undefined };
+    const loose = {
+      ...(def as never as CompiledField['def']),
+      min: undefined,
+      max: undefined,
+      minLength: undefined,
+      regex: undefined,
+      maxLength: undefined,
+    };
     return checkValue(loose, v, null);
   };
   if (op === '$in') {
-    if (!Array.isArray(value) || !value.length || value.length > 1000) return { message: '$in takes a non-empty array' };
+    if (!Array.isArray(value) || !value.length || value.length > 1000)
+      return { message: '$in takes a non-empty array' };
     const checked = value.map(one);
     const badOne = checked.find((c) => !c.ok);
     if (badOne && !badOne.ok) return { message: badOne.message };
@@ -165,14 +180,17 @@ function condition(
     if (field?.joinTable) {
       return `EXISTS (SELECT 1 FROM ${quoteIdent(field.joinTable)} j WHERE j."source_id" = t."id" AND j."target_id" = ANY(${params.add(list, 'bigint[]')}))`;
     }
-    if (field?.def.type === 'media' && field.def.multiple) return { message: '$in does not apply to multiple media' };
+    if (field?.def.type === 'media' && field.def.multiple)
+      return { message: '$in does not apply to multiple media' };
     return `${col} = ANY(${params.add(list, `${sqlType}[]`)})`;
   }
   if (op === '$contains') {
     if (field?.def.type === 'json') return `${col} @> ${params.add(JSON.stringify(value), 'jsonb')}`;
     if (field?.def.type === 'media' && field.def.multiple) {
       const checked = one(value);
-      return checked.ok ? `${col} @> ${params.add(JSON.stringify([checked.value]), 'jsonb')}` : { message: checked.message };
+      return checked.ok
+        ? `${col} @> ${params.add(JSON.stringify([checked.value]), 'jsonb')}`
+        : { message: checked.message };
     }
     if (field?.joinTable) {
       const checked = one(value);
@@ -186,7 +204,12 @@ function condition(
     const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`);
     return `${col} ILIKE ${params.add(`%${escaped}%`)}`;
   }
-  if (value === null) return op === '$ne' ? `${col} IS NOT NULL` : op === '$eq' ? `${col} IS NULL` : { message: `${op} takes a value` };
+  if (value === null)
+    return op === '$ne'
+      ? `${col} IS NOT NULL`
+      : op === '$eq'
+        ? `${col} IS NULL`
+        : { message: `${op} takes a value` };
   if (field?.joinTable) {
     if (op !== '$eq' && op !== '$ne') return { message: `${op} does not apply to a many relation` };
     const checked = one(value);
@@ -202,6 +225,7 @@ function condition(
   if (!checked.ok) return { message: checked.message };
   const placeholder = params.add(checked.value, sqlType!);
   const sqlOp = { $eq: '=', $ne: 'IS DISTINCT FROM', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op];
-  if (field?.def.type === 'boolean' && !['$eq', '$ne'].includes(op)) return { message: `${op} does not apply to a boolean` };
+  if (field?.def.type === 'boolean' && !['$eq', '$ne'].includes(op))
+    return { message: `${op} does not apply to a boolean` };
   return `${col} ${sqlOp} ${placeholder}`;
 }

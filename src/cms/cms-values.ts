@@ -18,17 +18,10 @@ const MAX_IDS = 1000;
 
 /** Longest string a field takes: its maxLength, or the width of its column. */
 export function stringWidth(def: AttributeDefinition): number | null {
-  switch (def.type) {
-    case 'string':
-      return def.maxLength ?? 255;
-    case 'enumeration':
-      return 100;
-    case 'email':
-    case 'uid':
-      return 255;
-    default:
-      return def.maxLength ?? null;
-  }
+  if (def.type === 'string') return def.maxLength ?? 255;
+  if (def.type === 'enumeration') return 100;
+  if (def.type === 'email' || def.type === 'uid') return 255;
+  return def.maxLength ?? null;
 }
 
 export const isStringType = (type: string) =>
@@ -47,28 +40,23 @@ export function checkValue(def: AttributeDefinition, value: unknown, regex: RegE
   if (value === null) return ok(null);
   if (isStringType(def.type)) return checkString(def, value, regex);
   if (isNumberType(def.type)) return checkNumber(def, value);
-  switch (def.type) {
-    case 'boolean':
-      return typeof value === 'boolean' ? ok(value) : bad('must be a boolean');
-    case 'date':
-      return checkDate(value);
-    case 'time':
-      return typeof value === 'string' && TIME.test(value) ? ok(value) : bad('must be a time HH:MM[:SS]');
-    case 'datetime':
-      return checkDateTime(value);
-    case 'json':
-      return ok(JSON.stringify(value));
-    case 'media':
-      return def.multiple ? checkIds(value, 'media ids') : positiveId(value) ? ok(value) : bad('must be a file id');
-    case 'relation':
-      return isManyRelation(def)
-        ? checkIds(value, 'ids of the target')
-        : positiveId(value)
-          ? ok(value)
-          : bad('must be the id of a target record');
-    default:
-      return bad('has an unknown type');
+  const type = def.type;
+  if (type === 'boolean') return typeof value === 'boolean' ? ok(value) : bad('must be a boolean');
+  if (type === 'date') return checkDate(value);
+  if (type === 'time') {
+    return typeof value === 'string' && TIME.test(value) ? ok(value) : bad('must be a time HH:MM[:SS]');
   }
+  if (type === 'datetime') return checkDateTime(value);
+  if (type === 'json') return ok(JSON.stringify(value));
+  if (type === 'media') {
+    if (def.multiple) return checkIds(value, 'media ids');
+    return positiveId(value) ? ok(value) : bad('must be a file id');
+  }
+  if (type === 'relation') {
+    if (isManyRelation(def)) return checkIds(value, 'ids of the target');
+    return positiveId(value) ? ok(value) : bad('must be the id of a target record');
+  }
+  return bad('has an unknown type');
 }
 
 function checkString(def: AttributeDefinition, value: unknown, regex: RegExp | null): Checked {
@@ -130,7 +118,8 @@ function checkDateTime(value: unknown): Checked {
   if (typeof value !== 'string' || !DATETIME.test(value)) return bad('must be an ISO 8601 date-time');
   const zoned = /(Z|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`;
   const date = new Date(zoned);
-  if (Number.isNaN(date.getTime()) || !checkDate(value.slice(0, 10)).ok) return bad('is not a real date-time');
+  if (Number.isNaN(date.getTime()) || !checkDate(value.slice(0, 10)).ok)
+    return bad('is not a real date-time');
   return ok(date.toISOString());
 }
 

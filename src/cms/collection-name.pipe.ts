@@ -7,7 +7,9 @@ import { COLLECTION_NAME } from './cms-names';
 export class CollectionNameParam implements PipeTransform<string, string> {
   transform(value: string): string {
     if (typeof value !== 'string' || !COLLECTION_NAME.test(value)) {
-      throw AppError.validation([{ field: 'collectionName', message: 'collectionName must match ^[a-z][a-z0-9_]{0,39}$' }]);
+      throw AppError.validation([
+        { field: 'collectionName', message: 'collectionName must match ^[a-z][a-z0-9_]{0,39}$' },
+      ]);
     }
     return value;
   }

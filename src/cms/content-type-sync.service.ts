@@ -71,10 +71,10 @@ export class ContentTypeSync {
       for (const type of types) for (const field of type.fields.values()) await cms.addField(type, field);
       if (copyRows) return;
       for (const { definition } of rows) {
-        await ddl.query(`INSERT INTO content_type_definitions (collection_name, definition) VALUES ($1, $2)`, [
-          definition.collectionName,
-          JSON.stringify(definition),
-        ]);
+        await ddl.query(
+          `INSERT INTO content_type_definitions (collection_name, definition) VALUES ($1, $2)`,
+          [definition.collectionName, JSON.stringify(definition)],
+        );
       }
     });
   }
@@ -113,13 +113,17 @@ async function reconcile(ddl: SchemaDdl, cms: CmsDdl, report: SyncReport): Promi
       } else if (existing.has(field.column)) {
         const actual = existing.get(field.column)!;
         if (actual !== formatted(field.sqlType!)) {
-          report.warnings.push(`${type.table}.${field.column}: column is ${actual}, the definition says ${formatted(field.sqlType!)}`);
+          report.warnings.push(
+            `${type.table}.${field.column}: column is ${actual}, the definition says ${formatted(field.sqlType!)}`,
+          );
         }
         continue;
       }
       await attempt(ddl, report, type, async () => {
         await cms.addField(type, field);
-        report.successes.push(`${type.table}.${field.joinTable ?? field.column}: ${field.joinTable ? 'join table' : 'column'} created`);
+        report.successes.push(
+          `${type.table}.${field.joinTable ?? field.column}: ${field.joinTable ? 'join table' : 'column'} created`,
+        );
       });
     }
     const named = new Set([...type.fields.values()].map((f) => f.column));

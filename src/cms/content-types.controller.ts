@@ -93,7 +93,7 @@ export class ContentTypesController {
     summary: 'Delete a content type with its table and data',
     permissions: ['content_types:delete'],
     notFound: true,
-    conflict: 'CONFLICT (target of another type\'s relation)',
+    conflict: "CONFLICT (target of another type's relation)",
   })
   remove(@Param('collectionName', CollectionNameParam) name: string) {
     return this.types.remove(name);

@@ -52,7 +52,13 @@ export class ContentTypesService {
       ]);
       return def;
     });
-    await this.audited('CREATE', definition.collectionName, `Content type "${definition.collectionName}" created`, null, definition);
+    await this.audited(
+      'CREATE',
+      definition.collectionName,
+      `Content type "${definition.collectionName}" created`,
+      null,
+      definition,
+    );
     return {
       success: true,
       message: `Content type "${definition.collectionName}" created`,
@@ -66,7 +72,9 @@ export class ContentTypesService {
     await this.cache.get(collectionName);
     const named = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
     if (named.collectionName !== undefined && named.collectionName !== collectionName) {
-      throw AppError.validation([{ field: 'collectionName', message: 'must be the collection name of the path' }]);
+      throw AppError.validation([
+        { field: 'collectionName', message: 'must be the collection name of the path' },
+      ]);
     }
     const input = { ...named, collectionName };
     validateDefinition(input, new Set((await this.cache.all()).keys()));
@@ -153,7 +161,10 @@ export class ContentTypesService {
 }
 
 /** Definitions of the schema the DDL transaction is bound to (rows locked when `lock`). */
-export async function readDefinitions(ddl: SchemaDdl, lock = false): Promise<Map<string, ContentTypeDefinition>> {
+export async function readDefinitions(
+  ddl: SchemaDdl,
+  lock = false,
+): Promise<Map<string, ContentTypeDefinition>> {
   const rows = await ddl.query<{ definition: ContentTypeDefinition }>(
     `SELECT definition FROM ${ddl.table('content_type_definitions')} ORDER BY collection_name${lock ? ' FOR UPDATE' : ''}`,
   );

@@ -17,7 +17,10 @@ export async function cmsFixture(identifier = 'acme', env: Record<string, string
   const t = await bootApp({ env: { SMTP_URL: sink.url, ...env } });
   const acme = await provisionClient(t, sink, identifier);
   const admin = (method: Method, path: string, schema?: string) => {
-    const req = t.http()[method](path).set({ 'X-Client-ID': identifier, Authorization: `Bearer ${acme.adminToken}` });
+    const req = t
+      .http()
+      [method](path)
+      .set({ 'X-Client-ID': identifier, Authorization: `Bearer ${acme.adminToken}` });
     return schema ? req.set('X-Tenant-ID', schema) : req;
   };
   return {

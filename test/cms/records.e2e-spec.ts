@@ -59,7 +59,12 @@ describe('custom tables: records', () => {
   it('writes and reads each relation kind as ids; missing targets are 400; oneToOne and oneToMany stay exclusive', async () => {
     const north = await create('sites', { name: 'North farm' });
     const [t1, t2, t3] = await Promise.all(['a', 'b', 'c'].map((label) => create('tags', { label })));
-    const first = await create('turbines', { serial: 'T-1', site: north.id, parts: [t1.id], labels: [t1.id, t2.id] });
+    const first = await create('turbines', {
+      serial: 'T-1',
+      site: north.id,
+      parts: [t1.id],
+      labels: [t1.id, t2.id],
+    });
     expect(first).toMatchObject({ site: north.id, twin: null, parts: [t1.id], labels: [t1.id, t2.id] });
     const second = await create('turbines', { serial: 'T-2', twin: first.id, labels: [t2.id] });
     expect(second.twin).toBe(first.id);
@@ -75,9 +80,15 @@ describe('custom tables: records', () => {
     }
     // oneToOne: the same twin twice; oneToMany: a part already owned.
     await f.admin('post', '/api/cms/turbines').send({ twin: first.id }).expect(409);
-    await f.admin('post', '/api/cms/turbines').send({ parts: [t1.id] }).expect(409);
+    await f
+      .admin('post', '/api/cms/turbines')
+      .send({ parts: [t1.id] })
+      .expect(409);
 
-    const updated = await f.admin('put', `/api/cms/turbines/${first.id}`).send({ labels: [t3.id], parts: [] }).expect(200);
+    const updated = await f
+      .admin('put', `/api/cms/turbines/${first.id}`)
+      .send({ labels: [t3.id], parts: [] })
+      .expect(200);
     expect(updated.body.data).toMatchObject({ labels: [t3.id], parts: [], site: north.id });
     // A deleted target leaves a many-to-one null and drops the link rows.
     await f.admin('delete', `/api/cms/tags/${t3.id}`).expect(204);
@@ -91,13 +102,20 @@ describe('custom tables: records', () => {
   it('draft and publish: DRAFT at first, publish stamps, unpublish clears, status filter, 400 without the option', async () => {
     await f
       .admin('post', '/api/admin/webhooks')
-      .send({ name: 'CMS', url: receiver.url('/cms'), events: ['cms.sites.created', 'cms.sites.published', 'cms.sites.unpublished'] })
+      .send({
+        name: 'CMS',
+        url: receiver.url('/cms'),
+        events: ['cms.sites.created', 'cms.sites.published', 'cms.sites.unpublished'],
+      })
       .expect(201);
     const site = await create('sites', { name: 'Drafty', notes: 'private note' });
     expect(site).toMatchObject({ publicationStatus: 'DRAFT', publishedAt: null, publishedById: null });
     expect(site).not.toHaveProperty('notes');
     const published = await f.admin('post', `/api/cms/sites/${site.id}/publish`).expect(200);
-    expect(published.body.data).toMatchObject({ publicationStatus: 'PUBLISHED', publishedById: expect.any(Number) });
+    expect(published.body.data).toMatchObject({
+      publicationStatus: 'PUBLISHED',
+      publishedById: expect.any(Number),
+    });
     expect(published.body.data.publishedAt).toMatch(/Z$/);
     await f.admin('post', `/api/cms/sites/${site.id}/publish`).expect(409);
 
@@ -113,11 +131,19 @@ describe('custom tables: records', () => {
     await f.admin('post', `/api/cms/tags/${tag.id}/publish`).expect(400);
     await f.admin('post', `/api/cms/sites/999999/publish`).expect(404);
 
-    const audit = await sql(db, `SELECT action, entity_type FROM audit_logs WHERE entity_type = 'sites' AND entity_id = $1 ORDER BY id`, [site.id]);
+    const audit = await sql(
+      db,
+      `SELECT action, entity_type FROM audit_logs WHERE entity_type = 'sites' AND entity_id = $1 ORDER BY id`,
+      [site.id],
+    );
     expect(audit.map((a) => a.action)).toEqual(['CREATE', 'UPDATE', 'UPDATE']);
     const received = await receiver.waitFor('/cms', 3);
     const events = received.map((r) => r.body as { event: string });
-    expect(events.map((e) => e.event).sort()).toEqual(['cms.sites.created', 'cms.sites.published', 'cms.sites.unpublished']);
+    expect(events.map((e) => e.event).sort()).toEqual([
+      'cms.sites.created',
+      'cms.sites.published',
+      'cms.sites.unpublished',
+    ]);
   });
 
   it('lists with paging and sorting; searches with every operator', async () => {
@@ -130,7 +156,11 @@ describe('custom tables: records', () => {
       await create('sites', { name, capacity, region, commissioned });
     }
     const search = async (body: Record<string, unknown>, query: Record<string, unknown> = {}) => {
-      const res = await f.admin('post', '/api/cms/sites/search').query({ sort: 'name', order: 'ASC', ...query }).send(body).expect(200);
+      const res = await f
+        .admin('post', '/api/cms/sites/search')
+        .query({ sort: 'name', order: 'ASC', ...query })
+        .send(body)
+        .expect(200);
       return res.body.data.map((s: { name: string }) => s.name);
     };
     const prefix = { name: { $contains: 's-' } };
@@ -146,10 +176,17 @@ describe('custom tables: records', () => {
     expect(await search({ ...prefix, commissioned: { $gte: '2021-01-01' } })).toEqual(['S-Beta', 'S-Delta']);
     expect(await search({ name: { $contains: '%' } })).toEqual([]);
 
-    const page = await f.admin('post', '/api/cms/sites/search').query({ sort: 'capacity', order: 'DESC', pageSize: 2, page: 1 }).send(prefix).expect(200);
+    const page = await f
+      .admin('post', '/api/cms/sites/search')
+      .query({ sort: 'capacity', order: 'DESC', pageSize: 2, page: 1 })
+      .send(prefix)
+      .expect(200);
     expect(page.body.data.map((s: { name: string }) => s.name)).toEqual(['S-Gamma', 'S-Beta']);
     expect(page.body.meta.pagination).toEqual({ page: 1, pageSize: 2, pageCount: 2, total: 4 });
-    const list = await f.admin('get', '/api/cms/sites').query({ sort: 'name', order: 'ASC', pageSize: 100 }).expect(200);
+    const list = await f
+      .admin('get', '/api/cms/sites')
+      .query({ sort: 'name', order: 'ASC', pageSize: 100 })
+      .expect(200);
     expect(list.body.meta.pagination.pageSize).toBe(100);
     await f.admin('get', '/api/cms/sites').query({ pageSize: 101 }).expect(400);
 
@@ -168,16 +205,21 @@ describe('custom tables: records', () => {
   });
 
   it('refuses injection through collection names, attribute names, sort, filter keys and values with data intact', async () => {
-    const before = await sql(db, `SELECT count(*)::int AS n FROM cms_sites`);
+    const before = await sql<{ n: number }>(db, `SELECT count(*)::int AS n FROM cms_sites`);
     const attempts = [
       f.admin('get', `/api/cms/${encodeURIComponent('sites; DROP TABLE cms_sites')}`),
       f.admin('get', `/api/cms/${encodeURIComponent('sites"--')}/1`),
-      f.admin('post', '/api/cms/content-types').send({ collectionName: 'x; drop table cms_sites', attributes: { a: { type: 'string' } } }),
-      f.admin('post', '/api/cms/content-types').send({ collectionName: 'inj', attributes: { 'a" text); DROP TABLE cms_sites; --': { type: 'string' } } }),
+      f
+        .admin('post', '/api/cms/content-types')
+        .send({ collectionName: 'x; drop table cms_sites', attributes: { a: { type: 'string' } } }),
+      f.admin('post', '/api/cms/content-types').send({
+        collectionName: 'inj',
+        attributes: { 'a" text); DROP TABLE cms_sites; --': { type: 'string' } },
+      }),
       f.admin('get', '/api/cms/sites').query({ sort: 'name; DROP TABLE cms_sites' }),
       f.admin('get', '/api/cms/sites').query({ sort: 'id"' }),
       f.admin('post', '/api/cms/sites/search').send({ 'name" = name OR 1=1 --': 'x' }),
-      f.admin('post', '/api/cms/sites/search').send({ capacity: "1; DROP TABLE cms_sites" }),
+      f.admin('post', '/api/cms/sites/search').send({ capacity: '1; DROP TABLE cms_sites' }),
       f.admin('post', '/api/cms/sites').send({ name: 'ok', 'capacity") VALUES (1); --': 1 }),
     ];
     for (const res of await Promise.all(attempts)) expect(res.status).toBe(400);
@@ -194,11 +236,20 @@ describe('custom tables: records', () => {
   it('bulk-deletes by ids and counts; 404 for unknown types and records', async () => {
     const a = await create('tags', { label: 'bulk-1' });
     const b = await create('tags', { label: 'bulk-2' });
-    const res = await f.admin('post', '/api/cms/tags/bulk-delete').send({ ids: [a.id, b.id, 999999] }).expect(200);
+    const res = await f
+      .admin('post', '/api/cms/tags/bulk-delete')
+      .send({ ids: [a.id, b.id, 999999] })
+      .expect(200);
     expect(res.body).toEqual({ data: { count: 2 } });
     await f.admin('get', `/api/cms/tags/${a.id}`).expect(404);
-    await f.admin('post', '/api/cms/tags/bulk-delete').send({ ids: ['1'] }).expect(400);
-    await f.admin('post', '/api/cms/tags/bulk-delete').send({ ids: [1], extra: true }).expect(400);
+    await f
+      .admin('post', '/api/cms/tags/bulk-delete')
+      .send({ ids: ['1'] })
+      .expect(400);
+    await f
+      .admin('post', '/api/cms/tags/bulk-delete')
+      .send({ ids: [1], extra: true })
+      .expect(400);
     await f.admin('get', '/api/cms/nothing_here').expect(404);
     await f.admin('get', '/api/cms/tags/abc').expect(400);
   });
@@ -211,13 +262,18 @@ describe('custom tables: records', () => {
     const as = async (user: { email: string; password: string }) => {
       const token = (await loginFull(f.t, user.email, user.password, 'acme')).body.jwt;
       return (method: 'get' | 'post' | 'delete', path: string) =>
-        f.t.http()[method](path).set({ 'X-Client-ID': 'acme', Authorization: `Bearer ${token}` });
+        f.t
+          .http()
+          [method](path)
+          .set({ 'X-Client-ID': 'acme', Authorization: `Bearer ${token}` });
     };
     const op = await as(operator);
     const view = await as(viewer);
     const tag = (await op('post', '/api/cms/tags').send({ label: 'by-operator' }).expect(201)).body.data;
     await op('delete', `/api/cms/tags/${tag.id}`).expect(403);
-    await op('post', '/api/cms/content-types').send({ collectionName: 'op_type', attributes: { a: { type: 'string' } } }).expect(403);
+    await op('post', '/api/cms/content-types')
+      .send({ collectionName: 'op_type', attributes: { a: { type: 'string' } } })
+      .expect(403);
     await op('get', '/api/cms/content-types').expect(200);
     await view('get', `/api/cms/tags/${tag.id}`).expect(200);
     await view('post', '/api/cms/tags/search').send({}).expect(200);
@@ -233,7 +289,11 @@ describe('custom tables: records', () => {
     expect((await f.admin('get', '/api/cms/sites/count', copy).expect(200)).body.data.count).toBe(prodCount);
     expect((await f.admin('get', '/api/cms/sites/count', bare).expect(200)).body.data.count).toBe(0);
     const types = await f.admin('get', '/api/cms/content-types', bare).expect(200);
-    expect(types.body.data.map((d: { collectionName: string }) => d.collectionName).sort()).toEqual(['sites', 'tags', 'turbines']);
+    expect(types.body.data.map((d: { collectionName: string }) => d.collectionName).sort()).toEqual([
+      'sites',
+      'tags',
+      'turbines',
+    ]);
     // Ids continue after the copied rows; relations work in the sandbox.
     const site = await create('sites', { name: 'Sandbox site' }, copy);
     expect(site.id).toBeGreaterThan(prodCount);
@@ -247,8 +307,15 @@ describe('custom tables: records', () => {
     await f.admin('get', '/api/cms/experiments').expect(404);
     await f.admin('get', '/api/cms/content-types/experiments').expect(404);
     const prodTypes = await f.admin('get', '/api/cms/content-types').expect(200);
-    expect(prodTypes.body.data.map((d: { collectionName: string }) => d.collectionName)).not.toContain('experiments');
-    expect(await sql(db, `SELECT 1 FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'cms_experiments'`)).toHaveLength(0);
+    expect(prodTypes.body.data.map((d: { collectionName: string }) => d.collectionName)).not.toContain(
+      'experiments',
+    );
+    expect(
+      await sql(
+        db,
+        `SELECT 1 FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'cms_experiments'`,
+      ),
+    ).toHaveLength(0);
     expect((await f.admin('get', '/api/cms/experiments/count', bare).expect(200)).body.data.count).toBe(1);
   });
 });

@@ -55,6 +55,26 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   ...crud('/api/work-orders', 'units'),
   ...crud('/api/failures', 'units'),
 
+  // Custom tables: definitions (content_types) and records (cms)
+  'GET /api/cms/content-types': need('content_types:read'),
+  'GET /api/cms/content-types/count': need('content_types:read'),
+  'GET /api/cms/content-types/:collectionName': need('content_types:read'),
+  'GET /api/cms/content-types/:collectionName/openapi': need('content_types:read'),
+  'POST /api/cms/content-types': need('content_types:create'),
+  'PUT /api/cms/content-types/:collectionName': need('content_types:update'),
+  'DELETE /api/cms/content-types/:collectionName': need('content_types:delete'),
+  'POST /api/cms/migrations/sync': need('content_types:update'),
+  'GET /api/cms/:collectionName/count': need('cms:read'),
+  'POST /api/cms/:collectionName/search': need('cms:read'),
+  'POST /api/cms/:collectionName/bulk-delete': need('cms:delete'),
+  'GET /api/cms/:collectionName': need('cms:read'),
+  'GET /api/cms/:collectionName/:id': need('cms:read'),
+  'POST /api/cms/:collectionName': need('cms:create'),
+  'PUT /api/cms/:collectionName/:id': need('cms:update'),
+  'DELETE /api/cms/:collectionName/:id': need('cms:delete'),
+  'POST /api/cms/:collectionName/:id/publish': need('cms:publish'),
+  'POST /api/cms/:collectionName/:id/unpublish': need('cms:publish'),
+
   // Audit and compliance
   'GET /compliance/audit/report/compliance-summary': admin('audit_logs:read'),
   'GET /compliance/audit/report/user-activity/:userId': admin('audit_logs:read'),

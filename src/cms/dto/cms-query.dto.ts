@@ -14,7 +14,10 @@ export class CmsListQueryDto extends PageQueryDto {
   @IsIn(['ASC', 'DESC'])
   order?: 'ASC' | 'DESC';
 
-  @ApiPropertyOptional({ enum: ['draft', 'published'], description: 'Only with draftAndPublish; default both' })
+  @ApiPropertyOptional({
+    enum: ['draft', 'published'],
+    description: 'Only with draftAndPublish; default both',
+  })
   @IsOptional()
   @IsIn(['draft', 'published'])
   status?: 'draft' | 'published';
@@ -22,7 +25,10 @@ export class CmsListQueryDto extends PageQueryDto {
 
 /** Query of the count endpoint. */
 export class CmsCountQueryDto {
-  @ApiPropertyOptional({ enum: ['draft', 'published'], description: 'Only with draftAndPublish; default both' })
+  @ApiPropertyOptional({
+    enum: ['draft', 'published'],
+    description: 'Only with draftAndPublish; default both',
+  })
   @IsOptional()
   @IsIn(['draft', 'published'])
   status?: 'draft' | 'published';

@@ -5,7 +5,10 @@ const DEFINITION_EXAMPLE = {
   collectionName: 'turbines',
   info: { singularName: 'turbine', pluralName: 'turbines', displayName: 'Turbines' },
   options: { draftAndPublish: true },
-  attributes: { name: { type: 'string', required: true, maxLength: 80 }, ratedMw: { type: 'decimal', min: 0 } },
+  attributes: {
+    name: { type: 'string', required: true, maxLength: 80 },
+    ratedMw: { type: 'decimal', min: 0 },
+  },
 };
 
 /** A content type definition (schema for Swagger; the shape is checked by the service). */
@@ -13,9 +16,12 @@ export class ContentTypeDefinitionDto {
   @ApiProperty({ enum: ['collectionType'], required: false }) kind?: string;
   @ApiProperty({ pattern: '^[a-z][a-z0-9_]{0,39}$', example: 'turbines' }) collectionName: string;
   @ApiProperty({ required: false, example: DEFINITION_EXAMPLE.info }) info?: Record<string, string>;
-  @ApiProperty({ required: false, example: DEFINITION_EXAMPLE.options }) options?: { draftAndPublish?: boolean };
+  @ApiProperty({ required: false, example: DEFINITION_EXAMPLE.options }) options?: {
+    draftAndPublish?: boolean;
+  };
   @ApiProperty({
-    description: 'Attribute name to field definition (type, required, unique, private, default, minLength, maxLength, regex, min, max, enum, relation, target, multiple, allowedTypes)',
+    description:
+      'Attribute name to field definition (type, required, unique, private, default, minLength, maxLength, regex, min, max, enum, relation, target, multiple, allowedTypes)',
     example: DEFINITION_EXAMPLE.attributes,
   })
   attributes: Record<string, Record<string, unknown>>;
@@ -40,20 +46,37 @@ export class SyncReportDto {
   @ApiProperty() success: boolean;
   @ApiProperty({ type: [String], example: ['cms_turbines.serial: column created'] }) successes: string[];
   @ApiProperty({ type: [String] }) errors: string[];
-  @ApiProperty({ type: [String], example: ['cms_turbines.legacy: column is not named by the definition (kept)'] })
+  @ApiProperty({
+    type: [String],
+    example: ['cms_turbines.legacy: column is not named by the definition (kept)'],
+  })
   warnings: string[];
-  @ApiProperty({ type: [String], description: 'Collections already in step', example: ['turbines'] }) skipped: string[];
+  @ApiProperty({ type: [String], description: 'Collections already in step', example: ['turbines'] })
+  skipped: string[];
 }
 
 export class OpenApiFragmentDto {
-  @ApiProperty({ description: 'OpenAPI 3 document of the type\'s record endpoints', example: { openapi: '3.0.3', paths: {} } })
+  @ApiProperty({
+    description: "OpenAPI 3 document of the type's record endpoints",
+    example: { openapi: '3.0.3', paths: {} },
+  })
   data: Record<string, unknown>;
 }
 
-const RECORD_EXAMPLE = { id: 1, name: 'T-1', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', createdById: 1, updatedById: 1 };
+const RECORD_EXAMPLE = {
+  id: 1,
+  name: 'T-1',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  createdById: 1,
+  updatedById: 1,
+};
 
 export class CmsRecordEnvelopeDto {
-  @ApiProperty({ description: 'The record: its attributes (private ones left out) and system fields', example: RECORD_EXAMPLE })
+  @ApiProperty({
+    description: 'The record: its attributes (private ones left out) and system fields',
+    example: RECORD_EXAMPLE,
+  })
   data: Record<string, unknown>;
 }
 
@@ -69,7 +92,10 @@ class PageMetaDto {
 }
 
 export class CmsRecordPageDto {
-  @ApiProperty({ type: 'array', items: { type: 'object' }, example: [RECORD_EXAMPLE] }) data: Record<string, unknown>[];
+  @ApiProperty({ type: 'array', items: { type: 'object' }, example: [RECORD_EXAMPLE] }) data: Record<
+    string,
+    unknown
+  >[];
   @ApiProperty({ type: PageMetaDto }) meta: PageMetaDto;
 }
 
