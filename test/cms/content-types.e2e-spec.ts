@@ -1,4 +1,5 @@
 import { clientDatabase, sql } from '../support/pg';
+import { bootApp } from '../support/test-app';
 import { cmsFixture, CmsFixture, fieldsOf } from './cms-helpers';
 
 /** Content type definitions: every field type and option, real tables, PUT, delete, sync. */
@@ -388,5 +389,39 @@ describe('custom tables: content types', () => {
     ).toHaveLength(0);
     await f.admin('get', '/api/cms/content-types/racing').expect(404);
     await f.admin('get', '/api/cms/racing').expect(404);
+  });
+
+  it('drops the compiled types of every replica when a type changes (Redis pub/sub)', async () => {
+    const second = await bootApp({ masterDatabase: f.t.masterDatabase, env: { SMTP_URL: f.sink.url } });
+    try {
+      const other = (method: 'get' | 'post', path: string) =>
+        second
+          .http()
+          [method](path)
+          .set({ 'X-Client-ID': 'acme', Authorization: `Bearer ${f.acme.adminToken}` });
+      await other('get', '/api/cms/replicated').expect(404); // the second replica caches the types
+      await f
+        .admin('post', '/api/cms/content-types')
+        .send({ collectionName: 'replicated', attributes: { a: { type: 'string' } } })
+        .expect(201);
+      let status = 0;
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        status = (await other('get', '/api/cms/replicated')).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe(200);
+      await f
+        .admin('put', '/api/cms/content-types/replicated')
+        .send({ attributes: { a: { type: 'string' }, b: { type: 'integer' } } })
+        .expect(200);
+      let created = 0;
+      for (let i = 0; i < 50 && created !== 201; i++) {
+        created = (await other('post', '/api/cms/replicated').send({ b: 1 })).status;
+        if (created !== 201) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(created).toBe(201);
+    } finally {
+      await second.close();
+    }
   });
 });
