@@ -58,6 +58,7 @@ export class CmsDdl {
    * table whose target or kind changes, starts that field afresh.
    */
   async changeField(type: CompiledType, before: CompiledField, after: CompiledField): Promise<void> {
+    if (after.def.type === 'enumeration' && !before.joinTable) await this.ensureInEnum(type, before, after);
     const same =
       before.sqlType === after.sqlType &&
       before.joinTable === after.joinTable &&
@@ -86,6 +87,16 @@ export class CmsDdl {
       );
     }
     await this.addConstraints(type, after);
+  }
+
+  /** Rows holding a value outside the new enumeration make the change 409. */
+  private async ensureInEnum(type: CompiledType, before: CompiledField, after: CompiledField) {
+    const outside = await this.ddl.query(
+      `SELECT 1 FROM ${this.ddl.table(type.table)} WHERE ${quoteIdent(before.column)} IS NOT NULL
+         AND NOT (${quoteIdent(before.column)}::text = ANY($1::text[])) LIMIT 1`,
+      [after.def.enum ?? []],
+    );
+    if (outside.length) throw AppError.conflict(`The existing rows cannot take the change of ${after.name}`);
   }
 
   private async addConstraints(type: CompiledType, field: CompiledField) {

@@ -15,6 +15,8 @@ import { CmsListQueryDto } from './dto/cms-query.dto';
 
 type Row = Record<string, unknown>;
 const MAX_BULK = 1000;
+/** undefined_column, undefined_table: the cached definition is older than the table. */
+const STALE_DEFINITION = new Set(['42703', '42P01']);
 
 /** Records of custom tables, through SQL generated from the compiled definition. */
 @Injectable()
@@ -27,155 +29,179 @@ export class CmsRecordsService {
   ) {}
 
   async list(collection: string, q: CmsListQueryDto, filters?: unknown) {
-    const type = await this.types.get(collection);
-    const params = new Params();
-    const where = [...searchConditions(type, filters, params), ...statusCondition(type, q.status, params)];
-    const order = orderBy(type, q.sort ?? 'id', q.order ?? 'DESC');
-    const sql = `SELECT ${selectList(type)}, count(*) OVER () AS "__total" FROM ${quoteIdent(type.table)} t
-      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}
-      LIMIT ${params.add(q.pageSize)} OFFSET ${params.add((q.page - 1) * q.pageSize)}`;
-    const rows = await this.db.query<Row>(sql, params.values);
-    let total = rows.length ? Number(rows[0].__total) : 0;
-    if (!rows.length && q.page > 1) total = await this.countWhere(type, where, params.values.slice(0, -2));
-    const data = rows.map(({ __total, ...row }) => toRecord(type, row));
-    return paged(data, total, q.page, q.pageSize);
+    return this.fresh(collection, async (type) => {
+      const params = new Params();
+      const where = [...searchConditions(type, filters, params), ...statusCondition(type, q.status, params)];
+      const order = orderBy(type, q.sort ?? 'id', q.order ?? 'DESC');
+      const sql = `SELECT ${selectList(type)}, count(*) OVER () AS "__total" FROM ${quoteIdent(type.table)} t
+        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}
+        LIMIT ${params.add(q.pageSize)} OFFSET ${params.add((q.page - 1) * q.pageSize)}`;
+      const rows = await this.db.query<Row>(sql, params.values);
+      let total = rows.length ? Number(rows[0].__total) : 0;
+      if (!rows.length && q.page > 1) total = await this.countWhere(type, where, params.values.slice(0, -2));
+      const data = rows.map(({ __total, ...row }) => toRecord(type, row));
+      return paged(data, total, q.page, q.pageSize);
+    });
   }
 
   async count(collection: string, status?: 'draft' | 'published') {
-    const type = await this.types.get(collection);
-    const params = new Params();
-    return {
-      data: { count: await this.countWhere(type, statusCondition(type, status, params), params.values) },
-    };
+    return this.fresh(collection, async (type) => {
+      const params = new Params();
+      return {
+        data: { count: await this.countWhere(type, statusCondition(type, status, params), params.values) },
+      };
+    });
   }
 
   async get(collection: string, id: number) {
-    const type = await this.types.get(collection);
-    return { data: await this.read(type, id) };
+    return this.fresh(collection, async (type) => {
+      return { data: await this.read(type, id) };
+    });
   }
 
   async create(principal: Principal, collection: string, body: unknown) {
-    const type = await this.types.get(collection);
-    const values = this.valuesOf(type, body, true);
-    const data = await this.write(type, async (m) => {
-      await this.checkReferences(m, type, values);
-      const params = new Params();
-      const columns = ['"created_by_id"', '"updated_by_id"'];
-      const placeholders = [params.add(principal.userId), params.add(principal.userId)];
-      for (const [name, value] of Object.entries(values)) {
-        const field = type.fields.get(name)!;
-        if (field.joinTable) continue;
-        columns.push(quoteIdent(field.column));
-        placeholders.push(params.add(value, field.sqlType!));
-      }
-      const [{ id }] = await m.query(
-        `INSERT INTO ${quoteIdent(type.table)} (${columns.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`,
-        params.values,
-      );
-      await this.writeLinks(m, type, Number(id), values);
-      const record = await this.read(type, Number(id), m);
-      await this.audit.record(m, {
-        action: 'CREATE',
-        entityType: collection,
-        entityId: Number(id),
-        message: `${collection} record ${id} created`,
-        changes: diffChanges(null, record, ['createdAt', 'updatedAt', 'id']),
+    return this.fresh(collection, async (type) => {
+      const values = this.valuesOf(type, body, true);
+      const data = await this.write(type, async (m) => {
+        await this.checkReferences(m, type, values);
+        const params = new Params();
+        const columns = ['"created_by_id"', '"updated_by_id"'];
+        const placeholders = [params.add(principal.userId), params.add(principal.userId)];
+        for (const [name, value] of Object.entries(values)) {
+          const field = type.fields.get(name)!;
+          if (field.joinTable) continue;
+          columns.push(quoteIdent(field.column));
+          placeholders.push(params.add(value, field.sqlType!));
+        }
+        const [{ id }] = await m.query(
+          `INSERT INTO ${quoteIdent(type.table)} (${columns.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`,
+          params.values,
+        );
+        await this.writeLinks(m, type, Number(id), values);
+        const record = await this.read(type, Number(id), m);
+        await this.audit.record(m, {
+          action: 'CREATE',
+          entityType: collection,
+          entityId: Number(id),
+          message: `${collection} record ${id} created`,
+          changes: diffChanges(null, record, ['createdAt', 'updatedAt', 'id']),
+        });
+        await this.emit(m, principal, type, 'created', record, null);
+        return record;
       });
-      await this.emit(m, principal, type, 'created', record, null);
-      return record;
+      return { data };
     });
-    return { data };
   }
 
   async update(principal: Principal, collection: string, id: number, body: unknown) {
-    const type = await this.types.get(collection);
-    const values = this.valuesOf(type, body, false);
-    const data = await this.write(type, async (m) => {
-      const before = await this.read(type, id, m, true);
-      await this.checkReferences(m, type, values);
-      const params = new Params();
-      const sets = [`"updated_at" = now()`, `"updated_by_id" = ${params.add(principal.userId)}`];
-      for (const [name, value] of Object.entries(values)) {
-        const field = type.fields.get(name)!;
-        if (!field.joinTable) sets.push(`${quoteIdent(field.column)} = ${params.add(value, field.sqlType!)}`);
-      }
-      await m.query(
-        `UPDATE ${quoteIdent(type.table)} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`,
-        params.values,
-      );
-      await this.writeLinks(m, type, id, values, true);
-      const after = await this.read(type, id, m);
-      await this.recordUpdate(m, principal, type, before, after, 'updated');
-      return after;
+    return this.fresh(collection, async (type) => {
+      const values = this.valuesOf(type, body, false);
+      const data = await this.write(type, async (m) => {
+        const before = await this.read(type, id, m, true);
+        await this.checkReferences(m, type, values);
+        const params = new Params();
+        const sets = [`"updated_at" = now()`, `"updated_by_id" = ${params.add(principal.userId)}`];
+        for (const [name, value] of Object.entries(values)) {
+          const field = type.fields.get(name)!;
+          if (!field.joinTable)
+            sets.push(`${quoteIdent(field.column)} = ${params.add(value, field.sqlType!)}`);
+        }
+        await m.query(
+          `UPDATE ${quoteIdent(type.table)} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`,
+          params.values,
+        );
+        await this.writeLinks(m, type, id, values, true);
+        const after = await this.read(type, id, m);
+        await this.recordUpdate(m, principal, type, before, after, 'updated');
+        return after;
+      });
+      return { data };
     });
-    return { data };
   }
 
   async remove(principal: Principal, collection: string, id: number): Promise<void> {
-    const type = await this.types.get(collection);
-    await this.write(type, async (m) => {
-      const before = await this.read(type, id, m, true);
-      await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = $1`, [id]);
-      await this.recordDelete(m, principal, type, before);
+    return this.fresh(collection, async (type) => {
+      await this.write(type, async (m) => {
+        const before = await this.read(type, id, m, true);
+        await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = $1`, [id]);
+        await this.recordDelete(m, principal, type, before);
+      });
     });
   }
 
   async bulkDelete(principal: Principal, collection: string, body: unknown) {
-    const type = await this.types.get(collection);
-    const ids = (body as { ids?: unknown })?.ids;
-    const extra = body && typeof body === 'object' ? Object.keys(body).filter((k) => k !== 'ids') : [];
-    if (extra.length)
-      throw AppError.validation(extra.map((field) => ({ field, message: 'is not accepted' })));
-    if (
-      !Array.isArray(ids) ||
-      !ids.length ||
-      ids.length > MAX_BULK ||
-      !ids.every((i) => Number.isSafeInteger(i) && i > 0)
-    ) {
-      throw AppError.validation([
-        { field: 'ids', message: `must be an array of 1 to ${MAX_BULK} record ids` },
-      ]);
-    }
-    const count = await this.write(type, async (m) => {
-      const rows = await m.query(
-        `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE t.id = ANY($1::bigint[]) FOR UPDATE`,
-        [ids],
-      );
-      if (rows.length)
-        await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = ANY($1::bigint[])`, [ids]);
-      for (const row of rows) await this.recordDelete(m, principal, type, toRecord(type, row));
-      return rows.length as number;
+    return this.fresh(collection, async (type) => {
+      const ids = (body as { ids?: unknown })?.ids;
+      const extra = body && typeof body === 'object' ? Object.keys(body).filter((k) => k !== 'ids') : [];
+      if (extra.length)
+        throw AppError.validation(extra.map((field) => ({ field, message: 'is not accepted' })));
+      if (
+        !Array.isArray(ids) ||
+        !ids.length ||
+        ids.length > MAX_BULK ||
+        !ids.every((i) => Number.isSafeInteger(i) && i > 0)
+      ) {
+        throw AppError.validation([
+          { field: 'ids', message: `must be an array of 1 to ${MAX_BULK} record ids` },
+        ]);
+      }
+      const count = await this.write(type, async (m) => {
+        const rows = await m.query(
+          `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE t.id = ANY($1::bigint[]) FOR UPDATE`,
+          [ids],
+        );
+        if (rows.length)
+          await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = ANY($1::bigint[])`, [ids]);
+        for (const row of rows) await this.recordDelete(m, principal, type, toRecord(type, row));
+        return rows.length as number;
+      });
+      return { data: { count } };
     });
-    return { data: { count } };
   }
 
   async publish(principal: Principal, collection: string, id: number, publish: boolean) {
-    const type = await this.types.get(collection);
-    if (!type.definition.options.draftAndPublish) {
-      throw AppError.badRequest(`Content type "${collection}" has no draft and publish`);
-    }
-    const data = await this.write(type, async (m) => {
-      const before = await this.read(type, id, m, true);
-      const from = publish ? 'DRAFT' : 'PUBLISHED';
-      if (before.publicationStatus !== from) {
-        throw new AppError(
-          HttpStatus.CONFLICT,
-          'INVALID_TRANSITION',
-          `Record is ${String(before.publicationStatus)}, not ${from}`,
-        );
+    return this.fresh(collection, async (type) => {
+      if (!type.definition.options.draftAndPublish) {
+        throw AppError.badRequest(`Content type "${collection}" has no draft and publish`);
       }
-      const sets = publish
-        ? `"publication_status" = 'PUBLISHED', "published_at" = now(), "published_by_id" = $2`
-        : `"publication_status" = 'DRAFT', "published_at" = NULL, "published_by_id" = NULL`;
-      await m.query(
-        `UPDATE ${quoteIdent(type.table)} SET ${sets}, "updated_at" = now() WHERE id = $1`,
-        publish ? [id, principal.userId] : [id],
-      );
-      const after = await this.read(type, id, m);
-      await this.recordUpdate(m, principal, type, before, after, publish ? 'published' : 'unpublished');
-      return after;
+      const data = await this.write(type, async (m) => {
+        const before = await this.read(type, id, m, true);
+        const from = publish ? 'DRAFT' : 'PUBLISHED';
+        if (before.publicationStatus !== from) {
+          throw new AppError(
+            HttpStatus.CONFLICT,
+            'INVALID_TRANSITION',
+            `Record is ${String(before.publicationStatus)}, not ${from}`,
+          );
+        }
+        const sets = publish
+          ? `"publication_status" = 'PUBLISHED', "published_at" = now(), "published_by_id" = $2`
+          : `"publication_status" = 'DRAFT', "published_at" = NULL, "published_by_id" = NULL`;
+        await m.query(
+          `UPDATE ${quoteIdent(type.table)} SET ${sets}, "updated_at" = now() WHERE id = $1`,
+          publish ? [id, principal.userId] : [id],
+        );
+        const after = await this.read(type, id, m);
+        await this.recordUpdate(m, principal, type, before, after, publish ? 'published' : 'unpublished');
+        return after;
+      });
+      return { data };
     });
-    return { data };
+  }
+
+  /**
+   * Runs `work` with the type's compiled definition. When the table no longer matches it (another
+   * replica changed the type and its invalidation is still on the way), the local entry is dropped
+   * and the work runs once more with the definition read afresh.
+   */
+  private async fresh<T>(collection: string, work: (type: CompiledType) => Promise<T>): Promise<T> {
+    try {
+      return await work(await this.types.get(collection));
+    } catch (err) {
+      if (!STALE_DEFINITION.has((err as { code?: string }).code ?? '')) throw err;
+      this.types.forget();
+      return work(await this.types.get(collection));
+    }
   }
 
   /** Checks a body against the definition: unknown fields, types, options, required; defaults fill gaps on create. */
@@ -287,7 +313,6 @@ export class CmsRecordsService {
       }
       if (code === '23503')
         throw AppError.validation([{ field: 'body', message: 'refers to a record that does not exist' }]);
-      if (code === '42P01') throw AppError.notFound('Content type');
       throw err;
     }
   }

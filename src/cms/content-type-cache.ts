@@ -49,6 +49,11 @@ export class ContentTypeCache implements OnModuleInit {
     return type;
   }
 
+  /** Drops the current schema's types in this process only. */
+  forget(): void {
+    this.cache.delete(currentKey());
+  }
+
   /** Drops the current schema's types here and on every other replica. */
   async changed(): Promise<void> {
     const key = currentKey();

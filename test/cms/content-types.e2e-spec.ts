@@ -325,6 +325,23 @@ describe('custom tables: content types', () => {
       .admin('put', '/api/cms/content-types/assets')
       .send({ collectionName: 'other', attributes: { a: { type: 'string' } } })
       .expect(400);
+    // Narrowing an enumeration below the values the rows hold is 409 too.
+    await f
+      .admin('post', '/api/cms/content-types')
+      .send({
+        collectionName: 'levels',
+        attributes: { level: { type: 'enumeration', enum: ['LOW', 'HIGH'] } },
+      })
+      .expect(201);
+    await f.admin('post', '/api/cms/levels').send({ level: 'HIGH' }).expect(201);
+    await f
+      .admin('put', '/api/cms/content-types/levels')
+      .send({ attributes: { level: { type: 'enumeration', enum: ['LOW'] } } })
+      .expect(409);
+    await f
+      .admin('put', '/api/cms/content-types/levels')
+      .send({ attributes: { level: { type: 'enumeration', enum: ['HIGH', 'MAX'] } } })
+      .expect(200);
     await f
       .admin('put', '/api/cms/content-types/missing')
       .send({ attributes: { a: { type: 'string' } } })
@@ -342,7 +359,7 @@ describe('custom tables: content types', () => {
     expect(res.body.success).toBe(true);
     expect(res.body.successes).toEqual(['cms_assets.weight: column created']);
     expect(res.body.warnings).toEqual([expect.stringContaining('cms_assets.legacy')]);
-    expect(res.body.skipped).toEqual(['everything']);
+    expect(res.body.skipped).toEqual(['everything', 'levels']);
     expect(await columnsOf('cms_assets')).toMatchObject({ weight: 'real', legacy: 'text' });
     await f.admin('post', '/api/cms/assets').send({ name: 'After sync', weight: 1.5 }).expect(201);
   });
