@@ -33,13 +33,16 @@ export class CmsRecordsService {
       const params = new Params();
       const where = [...searchConditions(type, filters, params), ...statusCondition(type, q.status, params)];
       const order = orderBy(type, q.sort ?? 'id', q.order ?? 'DESC');
-      const sql = `SELECT ${selectList(type)}, count(*) OVER () AS "__total" FROM ${quoteIdent(type.table)} t
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}
+      const conditions = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      const filterValues = [...params.values];
+      const sql = `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t ${conditions} ORDER BY ${order}
         LIMIT ${params.add(q.pageSize)} OFFSET ${params.add((q.page - 1) * q.pageSize)}`;
-      const rows = await this.db.query<Row>(sql, params.values);
-      let total = rows.length ? Number(rows[0].__total) : 0;
-      if (!rows.length && q.page > 1) total = await this.countWhere(type, where, params.values.slice(0, -2));
-      const data = rows.map(({ __total, ...row }) => toRecord(type, row));
+      // The page walks the sort index and stops after it; the total is its own (index-only) count.
+      const [rows, total] = await Promise.all([
+        this.db.query<Row>(sql, params.values),
+        this.countWhere(type, where, filterValues),
+      ]);
+      const data = rows.map((row) => toRecord(type, row));
       return paged(data, total, q.page, q.pageSize);
     });
   }
