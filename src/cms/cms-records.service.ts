@@ -1,17 +1,16 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AuditWriter, diffChanges } from '../audit/audit-writer';
 import { Principal } from '../auth/principal';
 import { AppError, FieldError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
 import { quoteIdent } from '../database/ddl';
-import { DomainEvents } from '../events/domain-events';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { orderBy, Params, searchConditions, selectList, toRecord } from './cms-sql';
 import { checkValue } from './cms-values';
 import { ContentTypeCache } from './content-type-cache';
 import { CompiledType } from './content-type.types';
 import { CmsListQueryDto } from './dto/cms-query.dto';
+import { CmsRecordChanges } from './cms-record-changes';
 
 type Row = Record<string, unknown>;
 const MAX_BULK = 1000;
@@ -24,8 +23,7 @@ export class CmsRecordsService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly types: ContentTypeCache,
-    private readonly audit: AuditWriter,
-    private readonly events: DomainEvents,
+    private readonly changes: CmsRecordChanges,
   ) {}
 
   async list(collection: string, q: CmsListQueryDto, filters?: unknown) {
@@ -82,14 +80,7 @@ export class CmsRecordsService {
         );
         await this.writeLinks(m, type, Number(id), values);
         const record = await this.read(type, Number(id), m);
-        await this.audit.record(m, {
-          action: 'CREATE',
-          entityType: collection,
-          entityId: Number(id),
-          message: `${collection} record ${id} created`,
-          changes: diffChanges(null, record, ['createdAt', 'updatedAt', 'id']),
-        });
-        await this.emit(m, principal, type, 'created', record, null);
+        await this.changes.created(m, principal, type, record);
         return record;
       });
       return { data };
@@ -115,7 +106,7 @@ export class CmsRecordsService {
         );
         await this.writeLinks(m, type, id, values, true);
         const after = await this.read(type, id, m);
-        await this.recordUpdate(m, principal, type, before, after, 'updated');
+        await this.changes.updated(m, principal, type, before, after, 'updated');
         return after;
       });
       return { data };
@@ -127,7 +118,7 @@ export class CmsRecordsService {
       await this.write(type, async (m) => {
         const before = await this.read(type, id, m, true);
         await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = $1`, [id]);
-        await this.recordDelete(m, principal, type, before);
+        await this.changes.deleted(m, principal, type, before);
       });
     });
   }
@@ -155,7 +146,7 @@ export class CmsRecordsService {
         );
         if (rows.length)
           await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = ANY($1::bigint[])`, [ids]);
-        for (const row of rows) await this.recordDelete(m, principal, type, toRecord(type, row));
+        for (const row of rows) await this.changes.deleted(m, principal, type, toRecord(type, row));
         return rows.length as number;
       });
       return { data: { count } };
@@ -185,7 +176,7 @@ export class CmsRecordsService {
           publish ? [id, principal.userId] : [id],
         );
         const after = await this.read(type, id, m);
-        await this.recordUpdate(m, principal, type, before, after, publish ? 'published' : 'unpublished');
+        await this.changes.updated(m, principal, type, before, after, publish ? 'published' : 'unpublished');
         return after;
       });
       return { data };
@@ -318,62 +309,6 @@ export class CmsRecordsService {
         throw AppError.validation([{ field: 'body', message: 'refers to a record that does not exist' }]);
       throw err;
     }
-  }
-
-  private async recordUpdate(
-    m: EntityManager,
-    principal: Principal,
-    type: CompiledType,
-    before: Row,
-    after: Row,
-    action: string,
-  ) {
-    const changes = diffChanges(before, after);
-    if (!Object.keys(changes).length) return;
-    await this.audit.record(m, {
-      action: 'UPDATE',
-      entityType: type.collectionName,
-      entityId: after.id as number,
-      message: `${type.collectionName} record ${String(after.id)} ${action}`,
-      changes,
-    });
-    const previous = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, v.old]));
-    await this.emit(m, principal, type, action, after, previous);
-  }
-
-  private async recordDelete(m: EntityManager, principal: Principal, type: CompiledType, before: Row) {
-    await this.audit.record(m, {
-      action: 'DELETE',
-      entityType: type.collectionName,
-      entityId: before.id as number,
-      message: `${type.collectionName} record ${String(before.id)} deleted`,
-      changes: diffChanges(before, null, ['createdAt', 'updatedAt']),
-    });
-    await this.events.publish(m, {
-      event: `cms.${type.collectionName}.deleted`,
-      entityType: type.collectionName,
-      entityId: before.id as number,
-      companyId: principal.companyId,
-      attributes: { id: before.id },
-    });
-  }
-
-  private emit(
-    m: EntityManager,
-    principal: Principal,
-    type: CompiledType,
-    action: string,
-    record: Row,
-    previous: Row | null,
-  ) {
-    return this.events.publish(m, {
-      event: `cms.${type.collectionName}.${action}`,
-      entityType: type.collectionName,
-      entityId: record.id as number,
-      companyId: principal.companyId,
-      attributes: record,
-      previous,
-    });
   }
 }
 
