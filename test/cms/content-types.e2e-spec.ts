@@ -362,6 +362,16 @@ describe('custom tables: content types', () => {
     expect(res.body.skipped).toEqual(['everything', 'levels']);
     expect(await columnsOf('cms_assets')).toMatchObject({ weight: 'real', legacy: 'text' });
     await f.admin('post', '/api/cms/assets').send({ name: 'After sync', weight: 1.5 }).expect(201);
+
+    // A cms_ table no definition names is reported, never dropped.
+    await sql(db, `CREATE TABLE cms_orphan (id bigserial PRIMARY KEY)`);
+    const orphan = await f.admin('post', '/api/cms/migrations/sync').expect(200);
+    expect(orphan.body.warnings).toEqual(expect.arrayContaining([expect.stringContaining('cms_orphan')]));
+    expect(orphan.body.successes).toEqual([]);
+    expect(
+      await sql(db, `SELECT 1 FROM information_schema.tables WHERE table_name = 'cms_orphan'`),
+    ).toHaveLength(1);
+    await sql(db, `DROP TABLE cms_orphan`);
   });
 
   it('serialises two concurrent definition changes: one creation wins, parallel PUTs leave table and definition in step', async () => {
