@@ -25,6 +25,7 @@ import { UsersModule } from './users/users.module';
 import { SsoModule } from './sso/sso.module';
 import { LoggingModule } from './operations/logging/logging.module';
 import { OperationsModule } from './operations/operations.module';
+import { CmsModule } from './cms/cms.module';
 
 @Module({})
 export class AppModule {
@@ -50,6 +51,7 @@ export class AppModule {
         FailuresModule,
         OutagesModule,
         ComplianceModule,
+        CmsModule,
         AuditModule,
         AuthModule,
         ApiTokensModule,

@@ -10,6 +10,7 @@ import { UserContactAndProfile1733400000000 } from './1733400000000-UserContactA
 import { LoginAddresses1733500000000 } from './1733500000000-LoginAddresses';
 import { AuditCompany1733510000000 } from './1733510000000-AuditCompany';
 import { OutagesCompliance1734000000000 } from './1734000000000-OutagesCompliance';
+import { ContentTypes1734100000000 } from './1734100000000-ContentTypes';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const CLIENT_MIGRATIONS = [
   LoginAddresses1733500000000,
   AuditCompany1733510000000,
   OutagesCompliance1734000000000,
+  ContentTypes1734100000000,
 ];

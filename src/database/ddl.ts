@@ -10,7 +10,7 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Column types custom tables may use; anything else is refused. */
 const COLUMN_TYPE =
-  /^(text|boolean|smallint|integer|bigint|serial|bigserial|real|double precision|date|timestamptz|jsonb|uuid|numeric(\(\d{1,3}(, ?\d{1,3})?\))?|varchar\(\d{1,5}\))$/;
+  /^(text|boolean|smallint|integer|bigint|serial|bigserial|real|double precision|date|time|timestamptz|jsonb|uuid|numeric(\(\d{1,3}(, ?\d{1,3})?\))?|varchar\(\d{1,5}\))$/;
 
 /** Advisory-lock class of schema DDL; the second key is the schema's hash. */
 const SCHEMA_DDL_LOCK = 7243200;

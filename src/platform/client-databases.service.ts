@@ -7,7 +7,7 @@ import {
   parseDatabaseUrl,
   withAdminConnection,
 } from '../database/data-source-factory';
-import { quoteIdent, quoteLiteral, runSchemaDdl } from '../database/ddl';
+import { quoteIdent, quoteLiteral, runSchemaDdl, SchemaDdl } from '../database/ddl';
 import { migrationStatus, runMigrationSet } from '../database/migration-runner';
 import { SANDBOX_SCHEMA_LIKE } from '../tenancy/sandbox-naming';
 import { Client } from './entities/client.entity';
@@ -135,6 +135,14 @@ export class ClientDatabases {
         await pg.query('SELECT pg_advisory_unlock($1)', [SANDBOX_CREATION_LOCK]).catch(() => undefined);
       }
     });
+  }
+
+  /**
+   * Runs schema DDL of custom tables in one schema of the client's database (the master one when
+   * `client` is null): one transaction under the schema's advisory lock.
+   */
+  schemaDdl<T>(client: Client | null, schema: string, work: (ddl: SchemaDdl) => Promise<T>): Promise<T> {
+    return runSchemaDdl(this.sandboxTarget(client), schema, work);
   }
 
   /** A short-lived administrative connection to the client's database (used by audit retention). */

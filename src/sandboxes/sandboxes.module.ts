@@ -1,8 +1,10 @@
+import { CmsModule } from '../cms/cms.module';
 import { Module } from '@nestjs/common';
 import { SandboxesController } from './sandboxes.controller';
 import { SandboxesService } from './sandboxes.service';
 
 @Module({
+  imports: [CmsModule],
   controllers: [SandboxesController],
   providers: [SandboxesService],
 })

@@ -12,6 +12,7 @@ import { TenantDatabase } from '../tenancy/tenant-database';
 import { CreateSandboxDto, SandboxDto } from './dto/sandbox.dto';
 import { Sandbox } from './entities/sandbox.entity';
 import { Client } from '../platform/entities/client.entity';
+import { ContentTypeSync } from '../cms/content-type-sync.service';
 
 const PRODUCTION: SandboxDto = {
   id: 'main',
@@ -30,6 +31,7 @@ export class SandboxesService {
     private readonly registry: ClientRegistry,
     private readonly databases: ClientDatabases,
     private readonly schemas: SandboxSchemas,
+    private readonly contentTypes: ContentTypeSync,
   ) {}
 
   /** Production plus the sandboxes the caller may enter. */
@@ -87,6 +89,8 @@ export class SandboxesService {
     const { client: tenant } = tenantContext.get();
     await this.databases.createSchema(client, schemaName);
     try {
+      // Custom tables are created at runtime: the sandbox gets production's (rows come with copyData).
+      await this.contentTypes.cloneIntoSandbox(client, schemaName, !!dto.copyData);
       if (dto.copyData) await this.databases.copyProduction(client, schemaName);
       const sandbox = await this.db.production((m) =>
         m.getRepository(Sandbox).save({

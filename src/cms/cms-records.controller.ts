@@ -1,0 +1,174 @@
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { Principal } from '../auth/principal';
+import { CurrentPrincipal } from '../auth/auth.decorators';
+import { IdParam } from '../common/validation/id-param.pipe';
+import { CountEnvelopeDto } from '../records/record-envelopes';
+import { RecordRoute } from '../records/record-route.decorator';
+import { CmsRecordsService } from './cms-records.service';
+import { CollectionNameParam } from './collection-name.pipe';
+import { CmsCountQueryDto, CmsListQueryDto } from './dto/cms-query.dto';
+import { BulkDeleteDto, CmsRecordEnvelopeDto, CmsRecordPageDto } from './dto/cms-views';
+
+const RECORD_BODY = {
+  schema: { type: 'object', additionalProperties: true, description: 'Attributes of the content type' },
+};
+const SEARCH_BODY = {
+  schema: {
+    type: 'object',
+    additionalProperties: true,
+    description:
+      '{ field: value } (equality) or { field: { $eq|$ne|$gt|$gte|$lt|$lte|$contains|$in|$null: value } }',
+  },
+};
+
+/** Records of custom tables (`cms:*`), through the generic REST interface. */
+@ApiTags('Custom tables')
+@Controller('api/cms/:collectionName')
+export class CmsRecordsController {
+  constructor(private readonly records: CmsRecordsService) {}
+
+  @RecordRoute('GET', 'count', {
+    summary: 'Count records',
+    permissions: ['cms:read'],
+    response: CountEnvelopeDto,
+    notFound: true,
+  })
+  count(@Param('collectionName', CollectionNameParam) name: string, @Query() q: CmsCountQueryDto) {
+    return this.records.count(name, q.status);
+  }
+
+  @RecordRoute('POST', 'search', {
+    summary: 'Search records with field filters and operators',
+    permissions: ['cms:read'],
+    response: CmsRecordPageDto,
+    status: 200,
+    notFound: true,
+    badRequest: true,
+  })
+  @ApiBody(SEARCH_BODY)
+  search(
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Query() q: CmsListQueryDto,
+    @Body() body: Record<string, unknown>,
+  ) {
+    return this.records.list(name, q, body);
+  }
+
+  @RecordRoute('POST', 'bulk-delete', {
+    summary: 'Delete several records by id',
+    permissions: ['cms:delete'],
+    response: CountEnvelopeDto,
+    status: 200,
+    notFound: true,
+    badRequest: true,
+  })
+  @ApiBody({ type: BulkDeleteDto })
+  bulkDelete(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Body() body: Record<string, unknown>,
+  ) {
+    return this.records.bulkDelete(principal, name, body);
+  }
+
+  @RecordRoute('GET', '', {
+    summary: 'List records',
+    permissions: ['cms:read'],
+    response: CmsRecordPageDto,
+    notFound: true,
+    badRequest: true,
+  })
+  list(@Param('collectionName', CollectionNameParam) name: string, @Query() q: CmsListQueryDto) {
+    return this.records.list(name, q);
+  }
+
+  @RecordRoute('GET', ':id', {
+    summary: 'One record',
+    permissions: ['cms:read'],
+    response: CmsRecordEnvelopeDto,
+    notFound: true,
+  })
+  get(@Param('collectionName', CollectionNameParam) name: string, @Param('id', IdParam) id: number) {
+    return this.records.get(name, id);
+  }
+
+  @RecordRoute('POST', '', {
+    summary: 'Create a record',
+    permissions: ['cms:create'],
+    response: CmsRecordEnvelopeDto,
+    status: 201,
+    notFound: true,
+    badRequest: true,
+    conflict: 'CONFLICT (unique value taken)',
+  })
+  @ApiBody(RECORD_BODY)
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Body() body: Record<string, unknown>,
+  ) {
+    return this.records.create(principal, name, body);
+  }
+
+  @RecordRoute('PUT', ':id', {
+    summary: 'Update the given fields of a record',
+    permissions: ['cms:update'],
+    response: CmsRecordEnvelopeDto,
+    notFound: true,
+    badRequest: true,
+    conflict: 'CONFLICT (unique value taken)',
+  })
+  @ApiBody(RECORD_BODY)
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Param('id', IdParam) id: number,
+    @Body() body: Record<string, unknown>,
+  ) {
+    return this.records.update(principal, name, id, body);
+  }
+
+  @RecordRoute('DELETE', ':id', { summary: 'Delete a record', permissions: ['cms:delete'], notFound: true })
+  remove(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Param('id', IdParam) id: number,
+  ) {
+    return this.records.remove(principal, name, id);
+  }
+
+  @RecordRoute('POST', ':id/publish', {
+    summary: 'Publish a draft record (draftAndPublish types)',
+    permissions: ['cms:publish'],
+    response: CmsRecordEnvelopeDto,
+    status: 200,
+    notFound: true,
+    badRequest: true,
+    conflict: 'INVALID_TRANSITION',
+  })
+  publish(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Param('id', IdParam) id: number,
+  ) {
+    return this.records.publish(principal, name, id, true);
+  }
+
+  @RecordRoute('POST', ':id/unpublish', {
+    summary: 'Return a published record to draft',
+    permissions: ['cms:publish'],
+    response: CmsRecordEnvelopeDto,
+    status: 200,
+    notFound: true,
+    badRequest: true,
+    conflict: 'INVALID_TRANSITION',
+  })
+  unpublish(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Param('id', IdParam) id: number,
+  ) {
+    return this.records.publish(principal, name, id, false);
+  }
+}

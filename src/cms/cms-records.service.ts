@@ -1,0 +1,322 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Principal } from '../auth/principal';
+import { AppError, FieldError } from '../common/errors/app-error';
+import { paged } from '../common/pagination/pagination';
+import { quoteIdent } from '../database/ddl';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { orderBy, Params, searchConditions, selectList, toRecord } from './cms-sql';
+import { checkValue } from './cms-values';
+import { ContentTypeCache } from './content-type-cache';
+import { CompiledType } from './content-type.types';
+import { CmsListQueryDto } from './dto/cms-query.dto';
+import { CmsRecordChanges } from './cms-record-changes';
+
+type Row = Record<string, unknown>;
+const MAX_BULK = 1000;
+/** undefined_column, undefined_table: the cached definition is older than the table. */
+const STALE_DEFINITION = new Set(['42703', '42P01']);
+
+/** Records of custom tables, through SQL generated from the compiled definition. */
+@Injectable()
+export class CmsRecordsService {
+  constructor(
+    private readonly db: TenantDatabase,
+    private readonly types: ContentTypeCache,
+    private readonly changes: CmsRecordChanges,
+  ) {}
+
+  async list(collection: string, q: CmsListQueryDto, filters?: unknown) {
+    return this.fresh(collection, async (type) => {
+      const params = new Params();
+      const where = [...searchConditions(type, filters, params), ...statusCondition(type, q.status, params)];
+      const order = orderBy(type, q.sort ?? 'id', q.order ?? 'DESC');
+      const conditions = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      const filterValues = [...params.values];
+      const sql = `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t ${conditions} ORDER BY ${order}
+        LIMIT ${params.add(q.pageSize)} OFFSET ${params.add((q.page - 1) * q.pageSize)}`;
+      // The page walks the sort index and stops after it; the total is its own (index-only) count.
+      const [rows, total] = await Promise.all([
+        this.db.query<Row>(sql, params.values),
+        this.countWhere(type, where, filterValues),
+      ]);
+      const data = rows.map((row) => toRecord(type, row));
+      return paged(data, total, q.page, q.pageSize);
+    });
+  }
+
+  async count(collection: string, status?: 'draft' | 'published') {
+    return this.fresh(collection, async (type) => {
+      const params = new Params();
+      return {
+        data: { count: await this.countWhere(type, statusCondition(type, status, params), params.values) },
+      };
+    });
+  }
+
+  async get(collection: string, id: number) {
+    return this.fresh(collection, async (type) => {
+      return { data: await this.read(type, id) };
+    });
+  }
+
+  async create(principal: Principal, collection: string, body: unknown) {
+    return this.fresh(collection, async (type) => {
+      const values = this.valuesOf(type, body, true);
+      const data = await this.write(type, async (m) => {
+        await this.checkReferences(m, type, values);
+        const params = new Params();
+        const columns = ['"created_by_id"', '"updated_by_id"'];
+        const placeholders = [params.add(principal.userId), params.add(principal.userId)];
+        for (const [name, value] of Object.entries(values)) {
+          const field = type.fields.get(name)!;
+          if (field.joinTable) continue;
+          columns.push(quoteIdent(field.column));
+          placeholders.push(params.add(value, field.sqlType!));
+        }
+        const [{ id }] = await m.query(
+          `INSERT INTO ${quoteIdent(type.table)} (${columns.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`,
+          params.values,
+        );
+        await this.writeLinks(m, type, Number(id), values);
+        const record = await this.read(type, Number(id), m);
+        await this.changes.created(m, principal, type, record);
+        return record;
+      });
+      return { data };
+    });
+  }
+
+  async update(principal: Principal, collection: string, id: number, body: unknown) {
+    return this.fresh(collection, async (type) => {
+      const values = this.valuesOf(type, body, false);
+      const data = await this.write(type, async (m) => {
+        const before = await this.read(type, id, m, true);
+        await this.checkReferences(m, type, values);
+        const params = new Params();
+        const sets = [`"updated_at" = now()`, `"updated_by_id" = ${params.add(principal.userId)}`];
+        for (const [name, value] of Object.entries(values)) {
+          const field = type.fields.get(name)!;
+          if (!field.joinTable)
+            sets.push(`${quoteIdent(field.column)} = ${params.add(value, field.sqlType!)}`);
+        }
+        await m.query(
+          `UPDATE ${quoteIdent(type.table)} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`,
+          params.values,
+        );
+        await this.writeLinks(m, type, id, values, true);
+        const after = await this.read(type, id, m);
+        await this.changes.updated(m, principal, type, before, after, 'updated');
+        return after;
+      });
+      return { data };
+    });
+  }
+
+  async remove(principal: Principal, collection: string, id: number): Promise<void> {
+    return this.fresh(collection, async (type) => {
+      await this.write(type, async (m) => {
+        const before = await this.read(type, id, m, true);
+        await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = $1`, [id]);
+        await this.changes.deleted(m, principal, type, before);
+      });
+    });
+  }
+
+  async bulkDelete(principal: Principal, collection: string, body: unknown) {
+    return this.fresh(collection, async (type) => {
+      const ids = (body as { ids?: unknown })?.ids;
+      const extra = body && typeof body === 'object' ? Object.keys(body).filter((k) => k !== 'ids') : [];
+      if (extra.length)
+        throw AppError.validation(extra.map((field) => ({ field, message: 'is not accepted' })));
+      if (
+        !Array.isArray(ids) ||
+        !ids.length ||
+        ids.length > MAX_BULK ||
+        !ids.every((i) => Number.isSafeInteger(i) && i > 0)
+      ) {
+        throw AppError.validation([
+          { field: 'ids', message: `must be an array of 1 to ${MAX_BULK} record ids` },
+        ]);
+      }
+      const count = await this.write(type, async (m) => {
+        const rows = await m.query(
+          `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE t.id = ANY($1::bigint[]) FOR UPDATE`,
+          [ids],
+        );
+        if (rows.length)
+          await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = ANY($1::bigint[])`, [ids]);
+        for (const row of rows) await this.changes.deleted(m, principal, type, toRecord(type, row));
+        return rows.length as number;
+      });
+      return { data: { count } };
+    });
+  }
+
+  async publish(principal: Principal, collection: string, id: number, publish: boolean) {
+    return this.fresh(collection, async (type) => {
+      if (!type.definition.options.draftAndPublish) {
+        throw AppError.badRequest(`Content type "${collection}" has no draft and publish`);
+      }
+      const data = await this.write(type, async (m) => {
+        const before = await this.read(type, id, m, true);
+        const from = publish ? 'DRAFT' : 'PUBLISHED';
+        if (before.publicationStatus !== from) {
+          throw new AppError(
+            HttpStatus.CONFLICT,
+            'INVALID_TRANSITION',
+            `Record is ${String(before.publicationStatus)}, not ${from}`,
+          );
+        }
+        const sets = publish
+          ? `"publication_status" = 'PUBLISHED', "published_at" = now(), "published_by_id" = $2`
+          : `"publication_status" = 'DRAFT', "published_at" = NULL, "published_by_id" = NULL`;
+        await m.query(
+          `UPDATE ${quoteIdent(type.table)} SET ${sets}, "updated_at" = now() WHERE id = $1`,
+          publish ? [id, principal.userId] : [id],
+        );
+        const after = await this.read(type, id, m);
+        await this.changes.updated(m, principal, type, before, after, publish ? 'published' : 'unpublished');
+        return after;
+      });
+      return { data };
+    });
+  }
+
+  /**
+   * Runs `work` with the type's compiled definition. When the table no longer matches it (another
+   * replica changed the type and its invalidation is still on the way), the local entry is dropped
+   * and the work runs once more with the definition read afresh.
+   */
+  private async fresh<T>(collection: string, work: (type: CompiledType) => Promise<T>): Promise<T> {
+    try {
+      return await work(await this.types.get(collection));
+    } catch (err) {
+      if (!STALE_DEFINITION.has((err as { code?: string }).code ?? '')) throw err;
+      this.types.forget();
+      return work(await this.types.get(collection));
+    }
+  }
+
+  /** Checks a body against the definition: unknown fields, types, options, required; defaults fill gaps on create. */
+  private valuesOf(type: CompiledType, body: unknown, creating: boolean): Record<string, unknown> {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      throw AppError.validation([{ field: 'body', message: 'must be an object of record fields' }]);
+    }
+    const input = body as Record<string, unknown>;
+    const errors: FieldError[] = [];
+    const values: Record<string, unknown> = {};
+    for (const name of Object.keys(input)) {
+      if (!type.fields.has(name))
+        errors.push({ field: name, message: 'is not a field of this content type' });
+    }
+    for (const field of type.fields.values()) {
+      const given = Object.prototype.hasOwnProperty.call(input, field.name);
+      let value = given ? input[field.name] : undefined;
+      if (!given && creating && field.def.default !== undefined) value = field.def.default;
+      if (value === undefined) {
+        if (creating && field.def.required) errors.push({ field: field.name, message: 'is required' });
+        continue;
+      }
+      if (value === null && field.def.required) {
+        errors.push({ field: field.name, message: 'is required' });
+        continue;
+      }
+      const checked = checkValue(field.def, value, field.regex);
+      if (!checked.ok) errors.push({ field: field.name, message: checked.message });
+      else if (Array.isArray(checked.value) && !field.joinTable)
+        values[field.name] = JSON.stringify(checked.value);
+      else values[field.name] = checked.value;
+      if (checked.ok && field.joinTable && field.def.required && (checked.value as unknown[]).length === 0) {
+        errors.push({ field: field.name, message: 'is required' });
+      }
+    }
+    if (errors.length) throw AppError.validation(errors);
+    return values;
+  }
+
+  /** A relation to a record that does not exist is 400 naming the field. */
+  private async checkReferences(m: EntityManager, type: CompiledType, values: Record<string, unknown>) {
+    const errors: FieldError[] = [];
+    for (const [name, value] of Object.entries(values)) {
+      const field = type.fields.get(name)!;
+      if (!field.targetTable || value === null) continue;
+      const ids = Array.isArray(value) ? (value as number[]) : [value as number];
+      if (!ids.length) continue;
+      const found = await m.query(
+        `SELECT id FROM ${quoteIdent(field.targetTable)} WHERE id = ANY($1::bigint[])`,
+        [ids],
+      );
+      if (found.length !== ids.length)
+        errors.push({ field: name, message: `refers to a ${field.def.target} record that does not exist` });
+    }
+    if (errors.length) throw AppError.validation(errors);
+  }
+
+  private async writeLinks(
+    m: EntityManager,
+    type: CompiledType,
+    id: number,
+    values: Record<string, unknown>,
+    replace = false,
+  ) {
+    for (const [name, value] of Object.entries(values)) {
+      const field = type.fields.get(name)!;
+      if (!field.joinTable) continue;
+      const join = quoteIdent(field.joinTable);
+      if (replace) await m.query(`DELETE FROM ${join} WHERE source_id = $1`, [id]);
+      const ids = (value ?? []) as number[];
+      if (ids.length) {
+        await m.query(`INSERT INTO ${join} (source_id, target_id) SELECT $1, unnest($2::bigint[])`, [
+          id,
+          ids,
+        ]);
+      }
+    }
+  }
+
+  private async read(type: CompiledType, id: number, m?: EntityManager, lock = false): Promise<Row> {
+    const sql = `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE t.id = $1${lock ? ' FOR UPDATE' : ''}`;
+    const rows: Row[] = m ? await m.query(sql, [id]) : await this.db.query<Row>(sql, [id]);
+    if (!rows.length) throw AppError.notFound('Record');
+    return toRecord(type, rows[0]);
+  }
+
+  private async countWhere(type: CompiledType, where: string[], values: unknown[]): Promise<number> {
+    const [row] = await this.db.query<{ count: string }>(
+      `SELECT count(*) AS count FROM ${quoteIdent(type.table)} t ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+      values,
+    );
+    return Number(row.count);
+  }
+
+  /** A write transaction; a unique value taken is 409, a reference gone meanwhile 400. */
+  private async write<T>(type: CompiledType, work: (m: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction(work);
+    } catch (err) {
+      const { code, constraint } = err as { code?: string; constraint?: string };
+      if (code === '23505') {
+        const field = [...type.fields.values()].find((f) => constraint?.includes(f.column));
+        throw new AppError(
+          HttpStatus.CONFLICT,
+          'CONFLICT',
+          `A record with this ${field?.name ?? 'value'} exists`,
+          field ? [{ field: field.name, message: 'is taken' }] : undefined,
+        );
+      }
+      if (code === '23503')
+        throw AppError.validation([{ field: 'body', message: 'refers to a record that does not exist' }]);
+      throw err;
+    }
+  }
+}
+
+function statusCondition(
+  type: CompiledType,
+  status: 'draft' | 'published' | undefined,
+  params: Params,
+): string[] {
+  if (!status || !type.definition.options.draftAndPublish) return [];
+  return [`t."publication_status" = ${params.add(status === 'draft' ? 'DRAFT' : 'PUBLISHED')}`];
+}

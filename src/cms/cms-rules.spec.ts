@@ -1,0 +1,72 @@
+import { validateDefinition, compile } from './cms-definition';
+import { attributeNameProblem, collectionNameProblem, columnName, joinTableName } from './cms-names';
+import { Params, searchConditions } from './cms-sql';
+import { checkValue } from './cms-values';
+
+describe('custom table rules', () => {
+  it('accepts only safe collection and attribute names', () => {
+    expect(collectionNameProblem('turbines')).toBeNull();
+    for (const bad of [
+      'Turbines',
+      '1abc',
+      'a-b',
+      'a b',
+      'x'.repeat(41),
+      'select',
+      'content_types',
+      'a"b',
+      'a;drop',
+    ]) {
+      expect(collectionNameProblem(bad)).not.toBeNull();
+    }
+    expect(attributeNameProblem('ratedMw')).toBeNull();
+    for (const bad of [
+      'Rated',
+      'id',
+      'createdAt',
+      'updated_at',
+      'publicationStatus',
+      'order',
+      'a"b',
+      `a${'B'.repeat(40)}`,
+    ]) {
+      expect(attributeNameProblem(bad)).not.toBeNull();
+    }
+    expect(columnName('ratedMw')).toBe('rated_mw');
+    expect(joinTableName('x'.repeat(40), 'y'.repeat(40)).length).toBeLessThanOrEqual(63);
+  });
+
+  it('checks values per type: the column limits as well as the options', () => {
+    expect(checkValue({ type: 'integer' }, 2 ** 31, null).ok).toBe(false);
+    expect(checkValue({ type: 'integer' }, -(2 ** 31), null).ok).toBe(true);
+    expect(checkValue({ type: 'biginteger' }, '9223372036854775808', null).ok).toBe(false);
+    expect(checkValue({ type: 'decimal' }, 99999999.99, null)).toEqual({ ok: true, value: '99999999.99' });
+    expect(checkValue({ type: 'decimal' }, 1.234, null).ok).toBe(false);
+    expect(checkValue({ type: 'date' }, '2024-02-29', null).ok).toBe(true);
+    expect(checkValue({ type: 'date' }, '2023-02-29', null).ok).toBe(false);
+    expect(checkValue({ type: 'datetime' }, '2024-01-01T10:00:00+02:00', null)).toEqual({
+      ok: true,
+      value: '2024-01-01T08:00:00.000Z',
+    });
+    expect(checkValue({ type: 'string', maxLength: 3 }, 'abcd', null).ok).toBe(false);
+    expect(checkValue({ type: 'relation', relation: 'manyToMany', target: 'x' }, [1, 1, 2], null)).toEqual({
+      ok: true,
+      value: [1, 2],
+    });
+  });
+
+  it('builds search conditions with every value as a parameter', () => {
+    const type = compile(
+      validateDefinition(
+        { collectionName: 'things', attributes: { name: { type: 'string' }, size: { type: 'integer' } } },
+        new Set(),
+      ),
+    );
+    const params = new Params();
+    const where = searchConditions(type, { name: { $contains: "50%'; --" }, size: { $in: [1, 2] } }, params);
+    expect(where).toEqual([`t."name" ILIKE $1`, `t."size" = ANY($2::integer[])`]);
+    expect(params.values).toEqual(["%50\\%'; --%", [1, 2]]);
+    expect(() => searchConditions(type, { 'name"': 1 }, new Params())).toThrow();
+    expect(() => searchConditions(type, { size: { $where: 1 } }, new Params())).toThrow();
+  });
+});

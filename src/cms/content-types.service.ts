@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import { AuditWriter, diffChanges } from '../audit/audit-writer';
+import { AppError } from '../common/errors/app-error';
+import { SchemaDdl } from '../database/ddl';
+import { ClientDatabases } from '../platform/client-databases.service';
+import { Client } from '../platform/entities/client.entity';
+import { ClientRegistry } from '../tenancy/client-registry';
+import { tenantContext } from '../tenancy/tenant-context';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { CmsDdl } from './cms-ddl';
+import { compile, validateDefinition } from './cms-definition';
+import { collectionNameProblem } from './cms-names';
+import { ContentTypeCache } from './content-type-cache';
+import { ContentTypeDefinition } from './content-type.types';
+
+/** Definitions of custom tables: each change alters the real tables in the same transaction. */
+@Injectable()
+export class ContentTypesService {
+  constructor(
+    private readonly db: TenantDatabase,
+    private readonly cache: ContentTypeCache,
+    private readonly databases: ClientDatabases,
+    private readonly registry: ClientRegistry,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  async list(): Promise<{ data: ContentTypeDefinition[] }> {
+    return { data: [...(await this.cache.all()).values()].map((t) => t.definition) };
+  }
+
+  async get(collectionName: string): Promise<{ data: ContentTypeDefinition }> {
+    return { data: (await this.cache.get(collectionName)).definition };
+  }
+
+  async count(): Promise<{ data: { count: number } }> {
+    return { data: { count: (await this.cache.all()).size } };
+  }
+
+  async create(body: unknown) {
+    // Checked once before any SQL, again under the lock against the schema's current types.
+    validateDefinition(body, new Set((await this.cache.all()).keys()));
+    const definition = await this.withDdl(async (ddl, cms) => {
+      const existing = await readDefinitions(ddl);
+      const def = validateDefinition(body, new Set(existing.keys()));
+      if (existing.has(def.collectionName)) {
+        throw AppError.conflict(`A content type named "${def.collectionName}" exists`);
+      }
+      await cms.createType(compile(def));
+      await ddl.query(`INSERT INTO content_type_definitions (collection_name, definition) VALUES ($1, $2)`, [
+        def.collectionName,
+        JSON.stringify(def),
+      ]);
+      return def;
+    });
+    await this.audited(
+      'CREATE',
+      definition.collectionName,
+      `Content type "${definition.collectionName}" created`,
+      null,
+      definition,
+    );
+    return {
+      success: true,
+      message: `Content type "${definition.collectionName}" created`,
+      collectionName: definition.collectionName,
+      schema: definition,
+    };
+  }
+
+  /** Replaces a definition: columns added, dropped and changed in one transaction, rows kept. */
+  async replace(collectionName: string, body: unknown) {
+    await this.cache.get(collectionName);
+    const named = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    if (named.collectionName !== undefined && named.collectionName !== collectionName) {
+      throw AppError.validation([
+        { field: 'collectionName', message: 'must be the collection name of the path' },
+      ]);
+    }
+    const input = { ...named, collectionName };
+    validateDefinition(input, new Set((await this.cache.all()).keys()));
+    const { before, after } = await this.withDdl(async (ddl, cms) => {
+      const existing = await readDefinitions(ddl, true);
+      const old = existing.get(collectionName);
+      if (!old) throw AppError.notFound('Content type');
+      const def = validateDefinition(input, new Set(existing.keys()));
+      const [from, to] = [compile(old), compile(def)];
+      for (const [name, field] of from.fields) if (!to.fields.has(name)) await cms.dropField(from, field);
+      for (const [name, field] of to.fields) {
+        const previous = from.fields.get(name);
+        if (!previous) await cms.addField(to, field);
+        else await cms.changeField(to, previous, field);
+      }
+      await ddl.query(
+        `UPDATE content_type_definitions SET definition = $2, updated_at = now() WHERE collection_name = $1`,
+        [collectionName, JSON.stringify(def)],
+      );
+      return { before: old, after: def };
+    });
+    await this.audited('UPDATE', collectionName, `Content type "${collectionName}" updated`, before, after);
+    return { data: after };
+  }
+
+  async remove(collectionName: string): Promise<void> {
+    await this.cache.get(collectionName);
+    const removed = await this.withDdl(async (ddl, cms) => {
+      const existing = await readDefinitions(ddl, true);
+      const def = existing.get(collectionName);
+      if (!def) throw AppError.notFound('Content type');
+      const referrers = [...existing.values()].filter(
+        (other) =>
+          other.collectionName !== collectionName &&
+          Object.values(other.attributes).some((a) => a.type === 'relation' && a.target === collectionName),
+      );
+      if (referrers.length) {
+        throw AppError.conflict(
+          `Content type "${collectionName}" is the target of relations of ${referrers.map((r) => r.collectionName).join(', ')}`,
+        );
+      }
+      await cms.dropType(compile(def));
+      await ddl.query(`DELETE FROM content_type_definitions WHERE collection_name = $1`, [collectionName]);
+      return def;
+    });
+    await this.audited('DELETE', collectionName, `Content type "${collectionName}" deleted`, removed, null);
+  }
+
+  /** The DDL transaction of the current schema, with the cache dropped everywhere after it. */
+  private async withDdl<T>(work: (ddl: SchemaDdl, cms: CmsDdl) => Promise<T>): Promise<T> {
+    const { client: tenant, schema } = tenantContext.get();
+    const client = this.clientOf(tenant.identifier, tenant.isMaster);
+    try {
+      return await this.databases.schemaDdl(client, schema, (ddl) =>
+        work(ddl, new CmsDdl(ddl, client?.databaseUsername ?? null)),
+      );
+    } finally {
+      await this.cache.changed();
+    }
+  }
+
+  private clientOf(identifier: string, isMaster: boolean): Client | null {
+    return isMaster ? null : (this.registry.findByIdentifier(identifier) ?? null);
+  }
+
+  private audited(
+    action: 'CREATE' | 'UPDATE' | 'DELETE',
+    collectionName: string,
+    message: string,
+    before: ContentTypeDefinition | null,
+    after: ContentTypeDefinition | null,
+  ) {
+    return this.db.transaction((m) =>
+      this.audit.record(m, {
+        action,
+        entityType: 'ContentType',
+        entityId: null,
+        message,
+        changes: diffChanges(before, after, []),
+        metadata: { collectionName },
+      }),
+    );
+  }
+}
+
+/** Definitions of the schema the DDL transaction is bound to (rows locked when `lock`). */
+export async function readDefinitions(
+  ddl: SchemaDdl,
+  lock = false,
+): Promise<Map<string, ContentTypeDefinition>> {
+  const rows = await ddl.query<{ definition: ContentTypeDefinition }>(
+    `SELECT definition FROM ${ddl.table('content_type_definitions')} ORDER BY collection_name${lock ? ' FOR UPDATE' : ''}`,
+  );
+  return new Map(rows.map((r) => [r.definition.collectionName, r.definition]));
+}
+
+export { collectionNameProblem };
