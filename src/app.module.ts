@@ -21,6 +21,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkOrdersModule } from './work-orders/work-orders.module';
 import { UsersModule } from './users/users.module';
 import { SsoModule } from './sso/sso.module';
+import { AiModule } from './ai/ai.module';
 
 @Module({})
 export class AppModule {
@@ -51,6 +52,7 @@ export class AppModule {
         EventsModule.register({ processors }),
         WebhooksModule.register({ processors }),
         SsoModule,
+        AiModule.register({ processors }),
         HealthModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
