@@ -52,11 +52,17 @@ export class AiChatService {
     const provider = this.providers.usable(dto.provider);
     const client = tenantContext.get().client.identifier;
     await this.limiter.consume('ai-chat', [
-      { key: ['user', client, principal.userId], limit: this.settings.AI_RATE_LIMIT_PER_USER, windowSeconds: 60 },
+      {
+        key: ['user', client, principal.userId],
+        limit: this.settings.AI_RATE_LIMIT_PER_USER,
+        windowSeconds: 60,
+      },
     ]);
     const request: VendorRequest = {
       model: dto.model ?? provider.defaultModel,
-      messages: dto.messages.map(({ role, content, name }) => (name ? { role, content, name } : { role, content })),
+      messages: dto.messages.map(({ role, content, name }) =>
+        name ? { role, content, name } : { role, content },
+      ),
       systemPrompt: dto.systemPrompt,
       temperature: dto.temperature,
       maxTokens: dto.maxTokens,
@@ -129,7 +135,12 @@ export class AiChatService {
       inputTokens: answer.inputTokens,
       outputTokens: answer.outputTokens,
       totalTokens: answer.inputTokens + answer.outputTokens,
-      estimatedCost: costOf(this.prices, [chat.request.model, answer.model], answer.inputTokens, answer.outputTokens),
+      estimatedCost: costOf(
+        this.prices,
+        [chat.request.model, answer.model],
+        answer.inputTokens,
+        answer.outputTokens,
+      ),
       latencyMs,
     };
     await this.record(chat, result, true);

@@ -39,7 +39,15 @@ export class AiMetrics {
     });
   }
 
-  record(e: { provider: string; model: string; success: boolean; inputTokens: number; outputTokens: number; latencyMs: number; cost: number }) {
+  record(e: {
+    provider: string;
+    model: string;
+    success: boolean;
+    inputTokens: number;
+    outputTokens: number;
+    latencyMs: number;
+    cost: number;
+  }) {
     const labels = { provider: e.provider, model: e.model };
     this.requests.inc({ ...labels, status: e.success ? 'success' : 'error' });
     this.duration.observe(labels, e.latencyMs / 1000);

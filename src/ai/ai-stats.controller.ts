@@ -14,7 +14,9 @@ import {
   UserExchangesQueryDto,
 } from './dto/stats.dto';
 
-const LOGGING_OFF = { description: 'LOGGING_NOT_ENABLED while conversation logging is off; VALIDATION_ERROR' };
+const LOGGING_OFF = {
+  description: 'LOGGING_NOT_ENABLED while conversation logging is off; VALIDATION_ERROR',
+};
 
 @ApiTags('AI')
 @Controller('api/ai/stats')
@@ -23,7 +25,9 @@ export class AiStatsController {
 
   @Get()
   @Authenticated({ permissions: ['ai:read'], minRole: 'MANAGER' })
-  @ApiOperation({ summary: 'Exchanges and tokens by provider and model, latency by model (default: last 30 days)' })
+  @ApiOperation({
+    summary: 'Exchanges and tokens by provider and model, latency by model (default: last 30 days)',
+  })
   @ApiOkResponse({ type: StatsEnvelopeDto })
   @ApiBadRequestResponse(LOGGING_OFF)
   overview(@CurrentPrincipal() principal: Principal, @Query() q: StatsQueryDto) {
@@ -41,7 +45,9 @@ export class AiStatsController {
 
   @Get('conversations')
   @Authenticated({ permissions: ['ai:read'], minRole: 'MANAGER' })
-  @ApiOperation({ summary: 'Exchanges and distinct conversations over time (default: last 7 days, 1h windows)' })
+  @ApiOperation({
+    summary: 'Exchanges and distinct conversations over time (default: last 7 days, 1h windows)',
+  })
   @ApiOkResponse({ type: ConversationsEnvelopeDto })
   @ApiBadRequestResponse(LOGGING_OFF)
   conversations(@CurrentPrincipal() principal: Principal, @Query() q: ConversationsQueryDto) {
@@ -54,7 +60,11 @@ export class AiStatsController {
   @ApiParam({ name: 'username', description: 'Username, or e-mail for users without one' })
   @ApiOkResponse({ type: ExchangesEnvelopeDto })
   @ApiBadRequestResponse(LOGGING_OFF)
-  user(@CurrentPrincipal() principal: Principal, @Param('username') username: string, @Query() q: UserExchangesQueryDto) {
+  user(
+    @CurrentPrincipal() principal: Principal,
+    @Param('username') username: string,
+    @Query() q: UserExchangesQueryDto,
+  ) {
     return this.stats.userExchanges(principal, username, q);
   }
 }

@@ -28,10 +28,12 @@ export class AiStatsService {
   ) {}
 
   private range(principal: Principal, q: StatsQueryDto, defaultDays: number): StatsRange {
-    if (!this.settings.AI_LOGGING_ENABLED) throw AppError.badRequest('Logging not enabled', 'LOGGING_NOT_ENABLED');
+    if (!this.settings.AI_LOGGING_ENABLED)
+      throw AppError.badRequest('Logging not enabled', 'LOGGING_NOT_ENABLED');
     const end = q.endTime ? parseDateTime(q.endTime) : new Date();
     const start = q.startTime ? parseDateTime(q.startTime) : new Date(end.getTime() - defaultDays * DAY_MS);
-    if (start > end) throw AppError.validation([{ field: 'startTime', message: 'startTime must not be after endTime' }]);
+    if (start > end)
+      throw AppError.validation([{ field: 'startTime', message: 'startTime must not be after endTime' }]);
     return { start, end, companyId: companyScope(principal) };
   }
 

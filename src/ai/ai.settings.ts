@@ -57,11 +57,7 @@ export class AiSettings {
   @IsBoolean()
   AI_LOGGING_ENABLED = false;
 
+  /** postgres (a table in the client database) or influxdb (AI_LOG_INFLUX_* of the stores settings). */
   @IsIn(['postgres', 'influxdb'])
   AI_LOG_STORE: 'postgres' | 'influxdb' = 'postgres';
-
-  @IsOptional() @IsString() AI_LOG_INFLUX_URL?: string = undefined;
-  @IsOptional() @IsString() AI_LOG_INFLUX_TOKEN?: string = undefined;
-  @IsOptional() @IsString() AI_LOG_INFLUX_ORG?: string = undefined;
-  @IsOptional() @IsString() AI_LOG_INFLUX_BUCKET?: string = undefined;
 }

@@ -37,7 +37,12 @@ export function priceTable(overrides?: string): PriceTable {
  * Cost in USD, rounded to 1e-8, at the price of the first of `models` the table knows (the model
  * asked for, then the one the vendor named); a model missing from the table costs 0.
  */
-export function costOf(table: PriceTable, models: string[], inputTokens: number, outputTokens: number): number {
+export function costOf(
+  table: PriceTable,
+  models: string[],
+  inputTokens: number,
+  outputTokens: number,
+): number {
   const known = models.find((m) => table[m]);
   const [input, output] = known ? table[known] : [0, 0];
   return Math.round(((inputTokens * input + outputTokens * output) / 1e6) * 1e8) / 1e8;

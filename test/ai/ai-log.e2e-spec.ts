@@ -25,7 +25,13 @@ describe('AI conversation log and statistics', () => {
   const as = (token: string) => ({ 'X-Client-ID': 'acme', Authorization: `Bearer ${token}` });
   const get = (path: string, token = acme.adminToken) => t.http().get(path).set(as(token));
   const hello = [{ role: 'user', content: 'Hi there, secret question' }];
-  const chat = async (status: number, n: number, body: Record<string, unknown>, token = acme.adminToken, app = t) => {
+  const chat = async (
+    status: number,
+    n: number,
+    body: Record<string, unknown>,
+    token = acme.adminToken,
+    app = t,
+  ) => {
     const res = await app
       .http()
       .post('/api/ai/chat')
@@ -61,7 +67,12 @@ describe('AI conversation log and statistics', () => {
     const roles = { manager: 'MANAGER', operator: 'OPERATOR', far: 'MANAGER', limited: 'OPERATOR' } as const;
     for (const key of Object.keys(roles) as (keyof typeof roles)[]) {
       const companyId = key === 'far' ? elsewhere.body.data.id : undefined;
-      await createUser(t, acme.adminToken, { email: emails[key], password, role: roles[key], companyId }, 'acme');
+      await createUser(
+        t,
+        acme.adminToken,
+        { email: emails[key], password, role: roles[key], companyId },
+        'acme',
+      );
       tokens[key] = (await loginFull(t, emails[key], password, 'acme')).body.jwt;
     }
   });
@@ -98,7 +109,12 @@ describe('AI conversation log and statistics', () => {
       conversation_id: 'c1',
       success: true,
     });
-    expect(byN.get(6)).toMatchObject({ provider: 'AZURE_OPENAI', success: false, total_tokens: 0, conversation_id: 'c3' });
+    expect(byN.get(6)).toMatchObject({
+      provider: 'AZURE_OPENAI',
+      success: false,
+      total_tokens: 0,
+      conversation_id: 'c3',
+    });
     expect(byN.get(4)!.conversation_id).toBeNull();
     for (const [n, latency] of latencyOf) expect(byN.get(n)!.latency_ms).toBe(latency);
     expect(byN.get(2)!.cost).toBeCloseTo((11 * 2.5 + 7 * 10) / 1e6, 10);
@@ -128,7 +144,9 @@ describe('AI conversation log and statistics', () => {
     const span = Date.parse(res.body.data.endTime) - Date.parse(res.body.data.startTime);
     expect(span).toBe(30 * 86400000);
 
-    const past = await get('/api/ai/stats?startTime=2020-01-01T00:00:00Z&endTime=2020-02-01T00:00:00Z').expect(200);
+    const past = await get(
+      '/api/ai/stats?startTime=2020-01-01T00:00:00Z&endTime=2020-02-01T00:00:00Z',
+    ).expect(200);
     expect(past.body.data).toEqual({
       startTime: '2020-01-01T00:00:00.000Z',
       endTime: '2020-02-01T00:00:00.000Z',
@@ -147,13 +165,22 @@ describe('AI conversation log and statistics', () => {
       expect(res.body.data.costByProvider[p]).toBeCloseTo(sum(rows.filter((r) => r.provider === p)), 10);
     }
     const days = [...new Set(rows.map((r) => new Date(r.occurred_at).toISOString().slice(0, 10)))].sort();
-    expect(res.body.data.costOverTime.map((c: { time: string }) => c.time)).toEqual(days.map((d) => `${d}T00:00:00.000Z`));
-    expect(res.body.data.costOverTime.reduce((a: number, c: { cost: number }) => a + c.cost, 0)).toBeCloseTo(sum(rows), 10);
+    expect(res.body.data.costOverTime.map((c: { time: string }) => c.time)).toEqual(
+      days.map((d) => `${d}T00:00:00.000Z`),
+    );
+    expect(res.body.data.costOverTime.reduce((a: number, c: { cost: number }) => a + c.cost, 0)).toBeCloseTo(
+      sum(rows),
+      10,
+    );
     const users = [...new Set(rows.map((r) => r.username as string))]
       .map((username) => ({ username, cost: sum(rows.filter((r) => r.username === username)) }))
       .sort((a, b) => b.cost - a.cost);
-    expect(res.body.data.costByUser.map((u: { username: string }) => u.username)).toEqual(users.map((u) => u.username));
-    res.body.data.costByUser.forEach((u: { cost: number }, i: number) => expect(u.cost).toBeCloseTo(users[i].cost, 10));
+    expect(res.body.data.costByUser.map((u: { username: string }) => u.username)).toEqual(
+      users.map((u) => u.username),
+    );
+    res.body.data.costByUser.forEach((u: { cost: number }, i: number) =>
+      expect(u.cost).toBeCloseTo(users[i].cost, 10),
+    );
 
     const top = await get('/api/ai/stats/costs?userLimit=1').expect(200);
     expect(top.body.data.costByUser).toHaveLength(1);
@@ -166,7 +193,11 @@ describe('AI conversation log and statistics', () => {
   it('conversations: exchanges and distinct conversation ids over hourly windows', async () => {
     const res = await get('/api/ai/stats/conversations').expect(200);
     const ids = new Set(rows.map((r) => r.conversation_id).filter((c) => c !== null));
-    expect(res.body.data).toMatchObject({ windowSize: '1h', totalExchanges: 8, totalConversations: ids.size });
+    expect(res.body.data).toMatchObject({
+      windowSize: '1h',
+      totalExchanges: 8,
+      totalConversations: ids.size,
+    });
     const hours = new Map<string, Row[]>();
     for (const r of rows) {
       const hour = new Date(r.occurred_at).toISOString().slice(0, 13) + ':00:00.000Z';
@@ -228,12 +259,16 @@ describe('AI conversation log and statistics', () => {
   it('the per-user chat rate is counted in Redis, across replicas', async () => {
     const replica = await bootApp({
       masterDatabase: t.masterDatabase,
-      env: { ...t.env, ...vendorEnv(fake), GEMINI_API_KEY: '', AI_RATE_LIMIT_PER_USER: '3' } as Record<string, string>,
+      env: { ...t.env, ...vendorEnv(fake), GEMINI_API_KEY: '', AI_RATE_LIMIT_PER_USER: '3' },
     });
     try {
       const providers = await get('/api/ai/providers').expect(200);
       expect(providers.body.data.loggingEnabled).toBe(true);
-      const onReplica = await replica.http().get('/api/ai/providers/gemini').set(as(tokens.limited)).expect(200);
+      const onReplica = await replica
+        .http()
+        .get('/api/ai/providers/gemini')
+        .set(as(tokens.limited))
+        .expect(200);
       expect(onReplica.body.data.available).toBe(false);
       const gemini = await chat(400, 20, { provider: 'gemini' }, tokens.limited, replica);
       expect(gemini.body.error.code).toBe('PROVIDER_NOT_AVAILABLE');
@@ -257,11 +292,14 @@ describe('AI conversation log and statistics', () => {
     const before = (await exchangeRows(t, 'acme')).length;
     const api = await bootApp({
       masterDatabase: t.masterDatabase,
-      env: { ...t.env, QUEUE_PROCESSORS_ENABLED: 'false' } as Record<string, string>,
+      env: { ...t.env, QUEUE_PROCESSORS_ENABLED: 'false' },
     });
     await chat(200, 30, { provider: 'anthropic', conversationId: 'late' }, acme.adminToken, api);
     await api.close();
     const after = await waitForExchanges(t, 'acme', before + 1);
-    expect(after.find((r) => r.metadata.n === 30)).toMatchObject({ provider: 'ANTHROPIC', conversation_id: 'late' });
+    expect(after.find((r) => (r.metadata as { n: number }).n === 30)).toMatchObject({
+      provider: 'ANTHROPIC',
+      conversation_id: 'late',
+    });
   });
 });

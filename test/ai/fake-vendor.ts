@@ -111,7 +111,9 @@ export class FakeVendor {
     if (res.destroyed) return;
     if (step.status) return this.error(vendor, res, step.status);
     const streaming =
-      vendor === 'gemini' ? url.includes(':streamGenerateContent') : (body as { stream?: boolean })?.stream === true;
+      vendor === 'gemini'
+        ? url.includes(':streamGenerateContent')
+        : (body as { stream?: boolean })?.stream === true;
     if (!streaming) return this.json(res, this.whole(vendor, body));
     return this.stream(vendor, body, res, step);
   }
@@ -125,7 +127,8 @@ export class FakeVendor {
     if (vendor === 'anthropic') {
       return this.json(res, { type: 'error', error: { type: 'api_error', message } }, status);
     }
-    if (vendor === 'gemini') return this.json(res, { error: { code: status, message, status: 'UNAVAILABLE' } }, status);
+    if (vendor === 'gemini')
+      return this.json(res, { error: { code: status, message, status: 'UNAVAILABLE' } }, status);
     if (vendor === 'ollama') return this.json(res, { error: message }, status);
     return this.json(res, { error: { message, type: 'server_error', code: null } }, status);
   }
@@ -173,7 +176,13 @@ export class FakeVendor {
   private geminiChunk(text: string, last: boolean) {
     const { input, output } = USAGE.gemini;
     return {
-      candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ text }] },
+          index: 0,
+          ...(last ? { finishReason: 'STOP' } : {}),
+        },
+      ],
       usageMetadata: last
         ? { promptTokenCount: input, candidatesTokenCount: output, totalTokenCount: input + output }
         : { promptTokenCount: input },
@@ -195,26 +204,55 @@ export class FakeVendor {
       sse(
         {
           type: 'message_start',
-          message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null,
-            usage: { input_tokens: input, output_tokens: 1 } },
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model,
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: input, output_tokens: 1 },
+          },
         },
         'message_start',
       );
-      sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start');
+      sse(
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        'content_block_start',
+      );
     }
     for (const [i, piece] of PIECES.entries()) {
       if (res.destroyed) return;
       if (i > 0 && step.pieceDelayMs) await sleep(step.pieceDelayMs);
       if (res.destroyed) return;
       if (vendor === 'openai' || vendor === 'azure') {
-        sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model,
-          choices: [{ index: 0, delta: i === 0 ? { role: 'assistant', content: piece } : { content: piece }, finish_reason: null }] });
+        sse({
+          id: 'chatcmpl-1',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model,
+          choices: [
+            {
+              index: 0,
+              delta: i === 0 ? { role: 'assistant', content: piece } : { content: piece },
+              finish_reason: null,
+            },
+          ],
+        });
       } else if (vendor === 'anthropic') {
-        sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
+        sse(
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } },
+          'content_block_delta',
+        );
       } else if (vendor === 'gemini') {
         sse(this.geminiChunk(piece, i === PIECES.length - 1));
       } else {
-        line({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: piece }, done: false });
+        line({
+          model,
+          created_at: new Date().toISOString(),
+          message: { role: 'assistant', content: piece },
+          done: false,
+        });
       }
       if (i === 0 && step.breakAfterFirst) {
         await sleep(20);
@@ -223,18 +261,43 @@ export class FakeVendor {
       }
     }
     if (vendor === 'openai' || vendor === 'azure') {
-      sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model,
-        choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-      sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [],
-        usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output } });
+      sse({
+        id: 'chatcmpl-1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model,
+        choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+      });
+      sse({
+        id: 'chatcmpl-1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model,
+        choices: [],
+        usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
+      });
       res.write('data: [DONE]\n\n');
     } else if (vendor === 'anthropic') {
       sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop');
-      sse({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: output } }, 'message_delta');
+      sse(
+        {
+          type: 'message_delta',
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: output },
+        },
+        'message_delta',
+      );
       sse({ type: 'message_stop' }, 'message_stop');
     } else if (vendor === 'ollama') {
-      line({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '' }, done: true,
-        done_reason: 'stop', prompt_eval_count: input, eval_count: output });
+      line({
+        model,
+        created_at: new Date().toISOString(),
+        message: { role: 'assistant', content: '' },
+        done: true,
+        done_reason: 'stop',
+        prompt_eval_count: input,
+        eval_count: output,
+      });
     }
     res.end();
   }

@@ -11,9 +11,19 @@ export class AnthropicAdapter implements ChatProvider {
   readonly availableModels: string[];
   private readonly client: Anthropic | null;
 
-  constructor(key: string | undefined, baseURL: string, readonly defaultModel: string, fetch: typeof globalThis.fetch) {
+  constructor(
+    key: string | undefined,
+    baseURL: string,
+    readonly defaultModel: string,
+    fetch: typeof globalThis.fetch,
+  ) {
     this.client = key ? new Anthropic({ apiKey: key, baseURL, fetch, maxRetries: 0 }) : null;
-    this.availableModels = unique([defaultModel, 'claude-3-5-haiku-latest', 'claude-3-5-sonnet-latest', 'claude-sonnet-4-0']);
+    this.availableModels = unique([
+      defaultModel,
+      'claude-3-5-haiku-latest',
+      'claude-3-5-sonnet-latest',
+      'claude-sonnet-4-0',
+    ]);
   }
 
   get available() {
@@ -21,7 +31,10 @@ export class AnthropicAdapter implements ChatProvider {
   }
 
   private body(request: VendorRequest) {
-    const system = [request.systemPrompt, ...request.messages.filter((m) => m.role === 'system').map((m) => m.content)]
+    const system = [
+      request.systemPrompt,
+      ...request.messages.filter((m) => m.role === 'system').map((m) => m.content),
+    ]
       .filter(Boolean)
       .join('\n\n');
     return {

@@ -8,7 +8,12 @@ export class GeminiAdapter implements ChatProvider {
   readonly availableModels: string[];
   private readonly client: GoogleGenAI | null;
 
-  constructor(key: string | undefined, baseUrl: string, readonly defaultModel: string, fetch: typeof globalThis.fetch) {
+  constructor(
+    key: string | undefined,
+    baseUrl: string,
+    readonly defaultModel: string,
+    fetch: typeof globalThis.fetch,
+  ) {
     this.client = key
       ? new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl, fetch, retryOptions: { attempts: 1 } } })
       : null;
@@ -20,7 +25,10 @@ export class GeminiAdapter implements ChatProvider {
   }
 
   private params(request: VendorRequest, abortSignal: AbortSignal) {
-    const system = [request.systemPrompt, ...request.messages.filter((m) => m.role === 'system').map((m) => m.content)]
+    const system = [
+      request.systemPrompt,
+      ...request.messages.filter((m) => m.role === 'system').map((m) => m.content),
+    ]
       .filter(Boolean)
       .join('\n\n');
     const contents: Content[] = request.messages
@@ -64,6 +72,10 @@ export class GeminiAdapter implements ChatProvider {
         yield { delta: text };
       }
     }
-    yield { done: last ? this.answer(last, request.model, content) : { content, model: request.model, inputTokens: 0, outputTokens: 0 } };
+    yield {
+      done: last
+        ? this.answer(last, request.model, content)
+        : { content, model: request.model, inputTokens: 0, outputTokens: 0 },
+    };
   }
 }

@@ -86,7 +86,11 @@ export class ChatRequestDto {
   @MaxLength(200)
   conversationId?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Kept with the logged exchange' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Kept with the logged exchange',
+  })
   @IsOptional()
   @IsObject()
   metadata?: Record<string, unknown>;
@@ -134,7 +138,8 @@ export class ProvidersEnvelopeDto {
 }
 
 export class AiHealthDto {
-  @ApiProperty({ example: 'UP', description: 'UP with at least one provider available, else DOWN' }) status: string;
+  @ApiProperty({ example: 'UP', description: 'UP with at least one provider available, else DOWN' })
+  status: string;
   @ApiProperty({ type: [String] }) availableProviders: string[];
   @ApiProperty() providerCount: number;
   @ApiProperty() loggingEnabled: boolean;

@@ -60,11 +60,29 @@ interface Latency {
 export class StatsDto {
   @ApiProperty() startTime: string;
   @ApiProperty() endTime: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'object', properties: { count: { type: 'integer' }, totalTokens: { type: 'integer' } } } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      properties: { count: { type: 'integer' }, totalTokens: { type: 'integer' } },
+    },
+  })
   statsByProvider: Record<string, CountTokens>;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'object', properties: { count: { type: 'integer' }, totalTokens: { type: 'integer' } } } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      properties: { count: { type: 'integer' }, totalTokens: { type: 'integer' } },
+    },
+  })
   statsByModel: Record<string, CountTokens>;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'object', properties: { avgMs: { type: 'number' }, p95Ms: { type: 'number' } } } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      properties: { avgMs: { type: 'number' }, p95Ms: { type: 'number' } },
+    },
+  })
   latencyByModel: Record<string, Latency>;
 }
 export class StatsEnvelopeDto {
@@ -83,7 +101,10 @@ export class CostsDto {
   @ApiProperty() startTime: string;
   @ApiProperty() endTime: string;
   @ApiProperty({ type: [CostPoint] }) costOverTime: CostPoint[];
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' } }) costByProvider: Record<string, number>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' } }) costByProvider: Record<
+    string,
+    number
+  >;
   @ApiProperty({ type: [UserCost] }) costByUser: UserCost[];
 }
 export class CostsEnvelopeDto {
@@ -121,7 +142,10 @@ export class ExchangeDto {
   @ApiProperty() estimatedCost: number;
   @ApiProperty() latencyMs: number;
   @ApiProperty({ nullable: true }) conversationId: string | null;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) metadata: Record<string, unknown> | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) metadata: Record<
+    string,
+    unknown
+  > | null;
   @ApiProperty() success: boolean;
 }
 export class ExchangesEnvelopeDto {

@@ -73,7 +73,10 @@ export class PostgresExchangeStore implements ExchangeStore {
     ]);
     const counts = (rows: Row[], key: string) =>
       Object.fromEntries(
-        rows.map((r): [string, CountTokens] => [String(r[key]), { count: num(r.count), totalTokens: num(r.tokens) }]),
+        rows.map((r): [string, CountTokens] => [
+          String(r[key]),
+          { count: num(r.count), totalTokens: num(r.tokens) },
+        ]),
       );
     return {
       statsByProvider: counts(byProvider, 'provider'),
