@@ -4,7 +4,7 @@ import { createUser, loginFull } from '../identity/identity-helpers';
 import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, TestApp } from '../support/test-app';
 import { parseSse, vendorEnv } from './ai-helpers';
-import { ANSWER, FakeVendor, PIECES, USAGE, Vendor } from './fake-vendor';
+import { ANSWER, FakeVendor, PIECES, USAGE, Vendor } from '../support/fake-ai-vendor';
 
 /** Chat against a fake vendor speaking each wire format: whole and streamed answers, errors, retries. */
 describe('AI chat', () => {

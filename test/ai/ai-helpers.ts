@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { databaseUrl } from '../support/test-env';
 import { TestApp } from '../support/test-app';
-import { FakeVendor } from './fake-vendor';
+import { FakeVendor } from '../support/fake-ai-vendor';
 
 /** Settings pointing the five providers at the fake vendor. */
 export function vendorEnv(fake: FakeVendor): Record<string, string> {

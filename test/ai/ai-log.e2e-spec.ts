@@ -2,7 +2,7 @@ import { createUser, loginFull } from '../identity/identity-helpers';
 import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, TestApp } from '../support/test-app';
 import { exchangeRows, percentileCont, vendorEnv, waitForExchanges } from './ai-helpers';
-import { ANSWER, FakeVendor } from './fake-vendor';
+import { ANSWER, FakeVendor } from '../support/fake-ai-vendor';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- rows as PostgreSQL returns them
 
