@@ -5,13 +5,7 @@ import { AppError } from '../common/errors/app-error';
 import { companyScope } from '../records/company-scope';
 import { parseDateTime } from '../records/datetime';
 import { AiSettings } from './ai.settings';
-import {
-  ConversationsQueryDto,
-  CostsQueryDto,
-  StatsQueryDto,
-  UserExchangesQueryDto,
-  windowInterval,
-} from './dto/stats.dto';
+import { ConversationsQueryDto, CostsQueryDto, StatsQueryDto, UserExchangesQueryDto } from './dto/stats.dto';
 import { EXCHANGE_STORE, ExchangeStore, StatsRange } from './log/exchange';
 
 const DAY_MS = 86400000;
@@ -48,14 +42,14 @@ export class AiStatsService {
 
   async costs(principal: Principal, q: CostsQueryDto) {
     const range = this.range(principal, q, 30);
-    const costs = await this.store.costs(range, windowInterval(q.windowSize ?? '1d'), q.userLimit ?? 10);
+    const costs = await this.store.costs(range, q.windowSize ?? '1d', q.userLimit ?? 10);
     return { data: { ...this.window(range), ...costs } };
   }
 
   async conversations(principal: Principal, q: ConversationsQueryDto) {
     const range = this.range(principal, q, 7);
     const windowSize = q.windowSize ?? '1h';
-    const totals = await this.store.conversations(range, windowInterval(windowSize));
+    const totals = await this.store.conversations(range, windowSize);
     return { data: { ...this.window(range), windowSize, ...totals } };
   }
 

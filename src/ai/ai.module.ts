@@ -1,4 +1,5 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { settingsProvider } from '../config/config.module';
 import { OutboundModule } from '../outbound/outbound.module';
 import { AiChatService } from './ai-chat.service';
@@ -11,6 +12,7 @@ import { AiSettings } from './ai.settings';
 import { EXCHANGE_STORE } from './log/exchange';
 import { ExchangeProcessor } from './log/exchange.processor';
 import { ExchangeQueue } from './log/exchange-queue';
+import { InfluxExchangeStore } from './log/influx-exchange-store';
 import { PostgresExchangeStore } from './log/postgres-exchange-store';
 
 /** AI chat gateway. The exchange-log writer runs only where queue processors are enabled. */
@@ -28,7 +30,12 @@ export class AiModule {
         AiMetrics,
         ExchangeQueue,
         PostgresExchangeStore,
-        { provide: EXCHANGE_STORE, useExisting: PostgresExchangeStore },
+        {
+          provide: EXCHANGE_STORE,
+          inject: [AiSettings, ModuleRef, PostgresExchangeStore],
+          useFactory: (settings: AiSettings, refs: ModuleRef, postgres: PostgresExchangeStore) =>
+            settings.AI_LOG_STORE === 'influxdb' ? refs.create(InfluxExchangeStore) : postgres,
+        },
         AiChatService,
         AiStatsService,
         ...processors,

@@ -43,7 +43,8 @@ export interface ExchangeStore {
   }>;
   costs(
     range: StatsRange,
-    interval: string,
+    /** `<n>m`, `<n>h` or `<n>d`; buckets start at UTC boundaries. */
+    windowSize: string,
     userLimit: number,
   ): Promise<{
     costOverTime: { time: string; cost: number }[];
@@ -52,7 +53,7 @@ export interface ExchangeStore {
   }>;
   conversations(
     range: StatsRange,
-    interval: string,
+    windowSize: string,
   ): Promise<{
     totalExchanges: number;
     totalConversations: number;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDatabase } from '../../tenancy/tenant-database';
+import { windowInterval } from '../dto/stats.dto';
 import { CountTokens, Exchange, ExchangeStore, StatsRange } from './exchange';
 
 /** Buckets start at UTC boundaries: date_bin counts from this origin. */
@@ -87,7 +88,8 @@ export class PostgresExchangeStore implements ExchangeStore {
     };
   }
 
-  async costs(range: StatsRange, interval: string, userLimit: number) {
+  async costs(range: StatsRange, windowSize: string, userLimit: number) {
+    const interval = windowInterval(windowSize);
     const p = this.params(range);
     const [overTime, byProvider, byUser] = await Promise.all([
       this.db.query<Row>(
@@ -112,7 +114,8 @@ export class PostgresExchangeStore implements ExchangeStore {
     };
   }
 
-  async conversations(range: StatsRange, interval: string) {
+  async conversations(range: StatsRange, windowSize: string) {
+    const interval = windowInterval(windowSize);
     const p = this.params(range);
     const [totals, overTime] = await Promise.all([
       this.db.query<Row>(
