@@ -41,7 +41,7 @@ export class AiSettings {
   @Max(10)
   AI_MAX_RETRIES = 2;
 
-  /** First retry delay, ms; doubles on each retry (a vendor's Retry-After wins when shorter than the timeout). */
+  /** First retry delay, ms; doubles on each retry, with jitter, at most 10 s. */
   @Transform(toInt)
   @IsInt()
   @Min(0)

@@ -15,7 +15,11 @@ export class GeminiAdapter implements ChatProvider {
     fetch: typeof globalThis.fetch,
   ) {
     this.client = key
-      ? new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl, fetch, retryOptions: { attempts: 1 } } })
+      ? new GoogleGenAI({
+          apiKey: key,
+          vertexai: false,
+          httpOptions: { baseUrl, fetch, retryOptions: { attempts: 1 } },
+        })
       : null;
     this.availableModels = unique([defaultModel, 'gemini-2.0-flash', 'gemini-2.5-pro']);
   }
