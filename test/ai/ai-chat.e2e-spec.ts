@@ -222,6 +222,7 @@ describe('AI chat', () => {
     fake.plan('openai', { pieceDelayMs: 400 });
     const address = t.app.getHttpServer().address() as AddressInfo;
     await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no first event')), 5000);
       const req = http.request(
         {
           host: '127.0.0.1',
@@ -233,6 +234,7 @@ describe('AI chat', () => {
         (res) => {
           expect(res.statusCode).toBe(200);
           res.once('data', () => {
+            clearTimeout(timer);
             req.destroy();
             resolve();
           });
@@ -240,7 +242,6 @@ describe('AI chat', () => {
       );
       req.on('error', () => undefined);
       req.end(JSON.stringify({ provider: 'openai', messages: hello, stream: true }));
-      setTimeout(() => reject(new Error('no first event')), 5000);
     });
     const deadline = Date.now() + 3000;
     while (!fake.seen[0]?.closedEarly && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

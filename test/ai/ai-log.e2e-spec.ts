@@ -302,4 +302,25 @@ describe('AI conversation log and statistics', () => {
       conversation_id: 'late',
     });
   });
+  it('a chat in a sandbox is logged in that sandbox, and its statistics see only it', async () => {
+    await t.http().post('/sandboxes').set(as(acme.adminToken)).send({ name: 'Trial' }).expect(201);
+    const inSandbox = { ...as(acme.adminToken), 'X-Tenant-ID': 'sandbox_trial' };
+    await t
+      .http()
+      .post('/api/ai/chat')
+      .set(inSandbox)
+      .send({ provider: 'gemini', messages: hello, metadata: { n: 40 } })
+      .expect(200);
+    const deadline = Date.now() + 15000;
+    let stats: { statsByProvider: Record<string, { count: number }> } | undefined;
+    while (Date.now() < deadline) {
+      const res = await t.http().get('/api/ai/stats').set(inSandbox).expect(200);
+      stats = res.body.data;
+      if (Object.keys(stats!.statsByProvider).length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(stats!.statsByProvider).toEqual({ GEMINI: { count: 1, totalTokens: 20 } });
+    const production = await exchangeRows(t, 'acme');
+    expect(production.some((r) => (r.metadata as { n: number }).n === 40)).toBe(false);
+  });
 });
