@@ -8,6 +8,7 @@
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/ai.js
  *
+ * BENCH_AI_LOGGING=false runs the chats without the log (the statistics part then answers 400).
  * Small scale: BENCH_AI_CHATS=500 BENCH_AI_LOG_ROWS=20000. Figures mean something only on a quiet
  * machine. It boots the real app against a throw-away database and drops it at the end.
  */
@@ -111,7 +112,7 @@ export async function main() {
       SMTP_URL: sink.url,
       OPENAI_API_KEY: 'sk-bench',
       OPENAI_BASE_URL: `${fake.root}/v1`,
-      AI_LOGGING_ENABLED: 'true',
+      AI_LOGGING_ENABLED: process.env.BENCH_AI_LOGGING ?? 'true',
       AI_RATE_LIMIT_PER_USER: String(CHATS * 10),
     },
   });
