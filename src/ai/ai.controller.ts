@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
   ApiBadRequestResponse,
@@ -9,7 +9,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { AiChatService } from './ai-chat.service';
@@ -50,7 +50,6 @@ export class AiController {
   async chat(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: ChatRequestDto,
-    @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
     const prepared = await this.chats.prepare(principal, dto);
@@ -59,7 +58,6 @@ export class AiController {
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    req.on('aborted', () => abort.abort());
     if (dto.stream) return streamEvents(res, this.chats.stream(prepared, abort.signal));
     const data = await this.chats.chat(prepared, abort.signal);
     if (!res.destroyed) res.status(200).json({ data });
