@@ -26,6 +26,7 @@ import { SsoModule } from './sso/sso.module';
 import { LoggingModule } from './operations/logging/logging.module';
 import { OperationsModule } from './operations/operations.module';
 import { CmsModule } from './cms/cms.module';
+import { AiModule } from './ai/ai.module';
 
 @Module({})
 export class AppModule {
@@ -61,6 +62,7 @@ export class AppModule {
         EventsModule.register({ processors }),
         WebhooksModule.register({ processors }),
         SsoModule,
+        AiModule.register({ processors }),
         HealthModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

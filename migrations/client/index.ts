@@ -11,6 +11,7 @@ import { LoginAddresses1733500000000 } from './1733500000000-LoginAddresses';
 import { AuditCompany1733510000000 } from './1733510000000-AuditCompany';
 import { OutagesCompliance1734000000000 } from './1734000000000-OutagesCompliance';
 import { ContentTypes1734100000000 } from './1734100000000-ContentTypes';
+import { AiExchanges1734200000000 } from './1734200000000-AiExchanges';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const CLIENT_MIGRATIONS = [
   AuditCompany1733510000000,
   OutagesCompliance1734000000000,
   ContentTypes1734100000000,
+  AiExchanges1734200000000,
 ];

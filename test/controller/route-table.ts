@@ -211,6 +211,16 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'POST /sso/callback/saml': PUBLIC,
   'GET /sso/callback/oidc': PUBLIC,
 
+  // AI chat
+  'POST /api/ai/chat': need('ai:create'),
+  'GET /api/ai/providers': need('ai:read'),
+  'GET /api/ai/providers/:providerCode': need('ai:read'),
+  'GET /api/ai/health': need('ai:read'),
+  'GET /api/ai/stats': manager('ai:read'),
+  'GET /api/ai/stats/costs': manager('ai:read'),
+  'GET /api/ai/stats/conversations': manager('ai:read'),
+  'GET /api/ai/stats/user/:username': need('ai:read'),
+
   // Operations of the service itself (/metrics checks METRICS_TOKEN itself when it is set)
   'GET /metrics': PUBLIC,
   'GET /management/health': PUBLIC,

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Histogram } from 'prom-client';
+import { MetricsService } from '../metrics/metrics.service';
+
+/** Chat metrics in the app's registry. */
+@Injectable()
+export class AiMetrics {
+  readonly requests: Counter<'provider' | 'model' | 'status'>;
+  readonly tokens: Counter<'provider' | 'model' | 'direction'>;
+  readonly duration: Histogram<'provider' | 'model'>;
+  readonly cost: Counter<'provider' | 'model'>;
+
+  constructor(metrics: MetricsService) {
+    const registers = [metrics.registry];
+    this.requests = new Counter({
+      name: 'ai_requests_total',
+      help: 'AI chats by provider, model and outcome (success, error)',
+      labelNames: ['provider', 'model', 'status'],
+      registers,
+    });
+    this.tokens = new Counter({
+      name: 'ai_tokens_total',
+      help: 'Tokens the vendors reported, by direction (input, output)',
+      labelNames: ['provider', 'model', 'direction'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'ai_request_duration_seconds',
+      help: 'Duration of AI chats, retries included',
+      labelNames: ['provider', 'model'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registers,
+    });
+    this.cost = new Counter({
+      name: 'ai_cost_usd_total',
+      help: 'Estimated cost of AI chats in USD (price table)',
+      labelNames: ['provider', 'model'],
+      registers,
+    });
+  }
+
+  record(e: {
+    provider: string;
+    model: string;
+    success: boolean;
+    inputTokens: number;
+    outputTokens: number;
+    latencyMs: number;
+    cost: number;
+  }) {
+    const labels = { provider: e.provider, model: e.model };
+    this.requests.inc({ ...labels, status: e.success ? 'success' : 'error' });
+    this.duration.observe(labels, e.latencyMs / 1000);
+    if (!e.success) return;
+    this.tokens.inc({ ...labels, direction: 'input' }, e.inputTokens);
+    this.tokens.inc({ ...labels, direction: 'output' }, e.outputTokens);
+    this.cost.inc(labels, e.cost);
+  }
+}
