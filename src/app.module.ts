@@ -21,6 +21,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkOrdersModule } from './work-orders/work-orders.module';
 import { UsersModule } from './users/users.module';
 import { SsoModule } from './sso/sso.module';
+import { DocumentsModule } from './documents/documents.module';
 
 @Module({})
 export class AppModule {
@@ -42,6 +43,7 @@ export class AppModule {
         UnitsModule,
         WorkOrdersModule,
         FailuresModule,
+        DocumentsModule.register({ processors }),
         AuditModule,
         AuthModule,
         ApiTokensModule,

@@ -9,6 +9,7 @@ import { IdentityProviders1733300000000 } from './1733300000000-IdentityProvider
 import { UserContactAndProfile1733400000000 } from './1733400000000-UserContactAndProfile';
 import { LoginAddresses1733500000000 } from './1733500000000-LoginAddresses';
 import { AuditCompany1733510000000 } from './1733510000000-AuditCompany';
+import { DocumentsOcr1734300000000 } from './1734300000000-DocumentsOcr';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const CLIENT_MIGRATIONS = [
   UserContactAndProfile1733400000000,
   LoginAddresses1733500000000,
   AuditCompany1733510000000,
+  DocumentsOcr1734300000000,
 ];
