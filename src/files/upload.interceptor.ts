@@ -25,6 +25,8 @@ export class UploadInterceptor implements NestInterceptor {
   ) {
     this.upload = multer({
       storage: hashingStorage(store.tempDir),
+      // Names arrive as sent, so one with a path in it is refused rather than silently cut.
+      preservePath: true,
       limits: {
         files: settings.UPLOAD_MAX_FILES,
         fileSize: settings.UPLOAD_MAX_FILE_BYTES,
