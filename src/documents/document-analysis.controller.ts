@@ -33,7 +33,10 @@ export class DocumentAnalysisController {
   @Authenticated(MANAGE)
   @ApiOperation({ summary: 'Documents by processing status' })
   @ApiOkResponse({ description: '{ data: { pending, processing, completed, failed, skipped, total } }' })
-  async queueStatus(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
+  async queueStatus(
+    @CurrentPrincipal() principal: Principal,
+    @Param('companyId', IdParam) companyId: number,
+  ) {
     assertCompanyAccess(principal, companyId);
     return { data: await this.documents.queueStatus(companyId) };
   }

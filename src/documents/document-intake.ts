@@ -37,7 +37,10 @@ export class DocumentIntake {
     return this.configs.get(companyId);
   }
 
-  private initial(config: OcrCompanyConfig, file: UploadedFile): { status: StoredStatus; error: string | null } {
+  private initial(
+    config: OcrCompanyConfig,
+    file: UploadedFile,
+  ): { status: StoredStatus; error: string | null } {
     if (!this.configs.enabledFor(config)) return { status: 'skipped', error: DISABLED_MESSAGE };
     if (!readsType(this.configs.fileTypes(config), file.ext)) {
       return { status: 'skipped', error: unsupportedMessage(file.name) };
@@ -46,7 +49,11 @@ export class DocumentIntake {
     return { status: 'pending', error: null };
   }
 
-  async created(m: EntityManager, config: OcrCompanyConfig, files: UploadedFile[]): Promise<() => Promise<void>> {
+  async created(
+    m: EntityManager,
+    config: OcrCompanyConfig,
+    files: UploadedFile[],
+  ): Promise<() => Promise<void>> {
     const pending: number[] = [];
     for (const file of files) {
       const { status, error } = this.initial(config, file);
@@ -61,7 +68,12 @@ export class DocumentIntake {
         }),
       );
       if (status === 'pending') pending.push(doc.id);
-      const row = { ...doc, fileName: file.name, mimeType: file.mime, fileSizeBytes: file.size } as DocumentRow;
+      const row = {
+        ...doc,
+        fileName: file.name,
+        mimeType: file.mime,
+        fileSizeBytes: file.size,
+      } as DocumentRow;
       await this.events.publish(m, {
         event: 'document.created',
         entityType: 'Document',

@@ -52,7 +52,7 @@ export class DocumentProcessing {
 
   async run(documentId: number): Promise<void> {
     const started = await this.db.transaction(async (m) => {
-      const [row] = (await m.query(`${ROW} FOR UPDATE OF d`, [documentId])) as RawRow[];
+      const [row] = await m.query<RawRow[]>(`${ROW} FOR UPDATE OF d`, [documentId]);
       if (!row || !['pending', 'processing'].includes(row.status)) return null;
       await m.query(
         `UPDATE document_contents SET status = 'processing', processing_started_at = now(), updated_at = now()
@@ -114,12 +114,12 @@ export class DocumentProcessing {
   private async finish(documentId: number, _ms: number, save: (m: EntityManager) => Promise<unknown>) {
     await this.db.transaction(async (m) => {
       await save(m);
-      const [row] = (await m.query(
+      const [row] = await m.query<Record<string, unknown>[]>(
         `SELECT d.*, d.company_id AS "companyId", f.name AS "fileName", f.mime AS "mimeType",
            f.size AS "fileSizeBytes" FROM document_contents d JOIN uploaded_files f ON f.id = d.file_id
          WHERE d.id = $1`,
         [documentId],
-      )) as Record<string, unknown>[];
+      );
       const view = documentView(camel(row) as unknown as DocumentRow);
       await this.events.publish(m, {
         event: view.status === 'COMPLETED' ? 'document.ocr_completed' : 'document.ocr_failed',
@@ -134,5 +134,7 @@ export class DocumentProcessing {
 
 /** snake_case row keys to camelCase (raw SQL rows). */
 export function camel(row: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
+  return Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]),
+  );
 }

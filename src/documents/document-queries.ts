@@ -70,14 +70,14 @@ export async function listDocuments(
   const sql = `SELECT ${COLUMNS}, left(d.extracted_text, 500) AS preview, count(*) OVER () AS total
     FROM document_contents d JOIN uploaded_files f ON f.id = d.file_id ${where(filter, params)}
     ORDER BY ${column} ${dir} NULLS LAST, d.id ${dir} LIMIT ${page.size} OFFSET ${page.page * page.size}`;
-  const rows = (await m.query(sql, params)) as (DocumentRow & { total: string })[];
+  const rows = await m.query<(DocumentRow & { total: string })[]>(sql, params);
   let total = rows.length ? Number(rows[0].total) : 0;
   if (!rows.length && page.page > 0) {
     const countParams: unknown[] = [];
-    const [c] = (await m.query(
+    const [c] = await m.query<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM document_contents d ${where(filter, countParams)}`,
       countParams,
-    )) as { n: number }[];
+    );
     total = c.n;
   }
   return { rows, total };
@@ -91,11 +91,11 @@ export async function findDocument(
 ): Promise<DocumentRow | null> {
   const params: unknown[] = [];
   const text = fullText ? 'd.extracted_text AS "extractedText"' : 'left(d.extracted_text, 500) AS preview';
-  const [row] = (await m.query(
+  const [row] = await m.query<DocumentRow[]>(
     `SELECT ${COLUMNS}, ${text} FROM document_contents d JOIN uploaded_files f ON f.id = d.file_id
      ${where(filter, params)} LIMIT 1`,
     params,
-  )) as DocumentRow[];
+  );
   return row ?? null;
 }
 
@@ -111,7 +111,7 @@ export interface StatusCounts {
 }
 
 export async function countDocuments(m: EntityManager, companyId: number): Promise<StatusCounts> {
-  const [c] = (await m.query(
+  const [c] = await m.query<Record<keyof StatusCounts, number | string>[]>(
     `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
             count(*) FILTER (WHERE status = 'processing')::int AS processing,
             count(*) FILTER (WHERE status = 'completed')::int AS completed,
@@ -122,6 +122,6 @@ export async function countDocuments(m: EntityManager, companyId: number): Promi
             count(*) FILTER (WHERE indexed_for_search)::int AS indexed
        FROM document_contents WHERE company_id = $1`,
     [companyId],
-  )) as Record<keyof StatusCounts, number | string>[];
+  );
   return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, Number(v)])) as unknown as StatusCounts;
 }

@@ -5,7 +5,8 @@ import { DocumentRow, documentView } from './document-view';
 import { OcrConfigStore } from './ocr-config.store';
 import { searchConfig } from './ocr/languages';
 
-const HEADLINE = 'StartSel=<mark>, StopSel=</mark>, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "';
+const HEADLINE =
+  'StartSel=<mark>, StopSel=</mark>, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "';
 
 /**
  * Full-text search over a company's extracted text: the query is read with the text search
@@ -23,9 +24,10 @@ export class DocumentSearchService {
   async search(companyId: number, q: string, page: number, size: number) {
     const config = await this.configs.get(companyId);
     const ts = searchConfig(config.ocrLanguage);
-    const rows = (await this.db.run((m) =>
-      m.query(
-        `WITH query AS (SELECT websearch_to_tsquery($2::regconfig, $3) AS q),
+    const rows = await this.db.run<(DocumentRow & { rank: number; total: string; highlight: string })[]>(
+      (m) =>
+        m.query(
+          `WITH query AS (SELECT websearch_to_tsquery($2::regconfig, $3) AS q),
          hits AS (
            SELECT d.id, ts_rank(d.search_vector, query.q) AS rank, count(*) OVER () AS total
              FROM document_contents d, query
@@ -41,22 +43,26 @@ export class DocumentSearchService {
            ts_headline($2::regconfig, left(d.extracted_text, 100000), query.q, '${HEADLINE}') AS highlight
           FROM hits JOIN document_contents d ON d.id = hits.id JOIN uploaded_files f ON f.id = d.file_id, query
          ORDER BY hits.rank DESC, d.id DESC`,
-        [companyId, ts, q, size, page * size],
-      ),
-    )) as (DocumentRow & { rank: number; total: string; highlight: string })[];
+          [companyId, ts, q, size, page * size],
+        ),
+    );
     let total = rows.length ? Number(rows[0].total) : 0;
     if (!rows.length && page > 0) {
-      const [c] = (await this.db.run((m) =>
+      const [c] = await this.db.run<{ n: number }[]>((m) =>
         m.query(
           `SELECT count(*)::int AS n FROM document_contents
             WHERE company_id = $1 AND search_vector @@ websearch_to_tsquery($2::regconfig, $3)`,
           [companyId, ts, q],
         ),
-      )) as { n: number }[];
+      );
       total = c.n;
     }
     return springPage(
-      rows.map((r) => ({ ...documentView(r, { search: true }), rank: Number(r.rank), highlight: r.highlight })),
+      rows.map((r) => ({
+        ...documentView(r, { search: true }),
+        rank: Number(r.rank),
+        highlight: r.highlight,
+      })),
       total,
       page,
       size,

@@ -25,7 +25,9 @@ export class DocumentsAdminController {
   @Get('ocr-status')
   @Authenticated(ADMIN('read'))
   @ApiOperation({ summary: 'OCR service status' })
-  @ApiOkResponse({ description: '{ serviceAvailable, serviceUrl, serviceVersion, supportedLanguages, defaultLanguage }' })
+  @ApiOkResponse({
+    description: '{ serviceAvailable, serviceUrl, serviceVersion, supportedLanguages, defaultLanguage }',
+  })
   status() {
     return this.documents.serviceStatus();
   }
@@ -33,7 +35,9 @@ export class DocumentsAdminController {
   @Get('stats')
   @Authenticated(ADMIN('read'))
   @ApiOperation({ summary: "A company's document counts by status" })
-  @ApiOkResponse({ description: '{ companyId, totalDocuments, statusCounts, totalCharactersExtracted, indexedDocuments }' })
+  @ApiOkResponse({
+    description: '{ companyId, totalDocuments, statusCounts, totalCharactersExtracted, indexedDocuments }',
+  })
   stats(@CurrentPrincipal() principal: Principal, @Query() q: CompanyQueryDto) {
     assertCompanyAccess(principal, q.companyId);
     return this.documents.stats(q.companyId);
@@ -63,7 +67,11 @@ export class DocumentsAdminController {
   @Authenticated(ADMIN('read'))
   @ApiOperation({ summary: 'The document content of a file' })
   @ApiOkResponse({ description: 'The document analysis record' })
-  get(@CurrentPrincipal() principal: Principal, @Param('fileId', IdParam) fileId: number, @Query() q: FullTextQueryDto) {
+  get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('fileId', IdParam) fileId: number,
+    @Query() q: FullTextQueryDto,
+  ) {
     return this.documents.detail(ownCompany(principal), { fileId }, q.includeFullText);
   }
 

@@ -55,7 +55,8 @@ export class DocumentsService {
       skippedCount: c.skipped,
       totalCharactersExtracted: c.characters,
       serviceAvailable: status.available,
-      successRate: c.completed + c.failed ? Math.round((c.completed / (c.completed + c.failed)) * 10000) / 100 : 0,
+      successRate:
+        c.completed + c.failed ? Math.round((c.completed / (c.completed + c.failed)) * 10000) / 100 : 0,
     };
   }
 

@@ -76,7 +76,7 @@ export class OcrActions {
     await this.limit('retry', ['user', principal.userId], 10, 60);
     const doc = await this.db.run((m) => findDocument(m, { companyId, id: analysisId }));
     if (!doc) throw fail('Document analysis not found', HttpStatus.NOT_FOUND);
-    await this.checkRequeue(config, doc.status, doc.fileName, doc.fileExt ?? "");
+    await this.checkRequeue(config, doc.status, doc.fileName, doc.fileExt ?? '');
     await this.requeue([doc.id]);
     this.metrics.retry.inc();
     return { message: QUEUED_MESSAGE, analysisId: doc.id, status: 'processing' };
@@ -96,13 +96,17 @@ export class OcrActions {
   async retryAllFailed(companyId: number) {
     await this.enabledConfig(companyId);
     await this.limit('retry-all', ['company', companyId], 3, 300);
-    const rows = (await this.db.run((m) =>
+    const rows = await this.db.run<{ id: number }[]>((m) =>
       m.query(`SELECT id FROM document_contents WHERE company_id = $1 AND status = 'failed'`, [companyId]),
-    )) as { id: number }[];
+    );
     if (rows.length) await this.ensureAvailable();
     await this.requeue(rows.map((r) => r.id));
     this.metrics.retryAll.inc();
-    return { message: `${rows.length} failed documents queued for processing`, count: rows.length, status: 'processing' };
+    return {
+      message: `${rows.length} failed documents queued for processing`,
+      count: rows.length,
+      status: 'processing',
+    };
   }
 
   /** Queues a file of the company; its document is created when it has none. */
@@ -125,7 +129,14 @@ export class OcrActions {
     let id = doc?.id;
     if (!id) {
       const created = await this.db.transaction((m) =>
-        m.save(m.create(DocumentContent, { companyId: file.companyId, fileId, status: 'pending', ocrLanguage: config.ocrLanguage })),
+        m.save(
+          m.create(DocumentContent, {
+            companyId: file.companyId,
+            fileId,
+            status: 'pending',
+            ocrLanguage: config.ocrLanguage,
+          }),
+        ),
       );
       id = created.id;
     }

@@ -20,7 +20,10 @@ export class OcrConfigController {
   @Get('ocr-status')
   @Authenticated({ permissions: ['documents:read'] })
   @ApiOperation({ summary: 'OCR service status, supported languages and the default language' })
-  @ApiOkResponse({ description: '{ data: { serviceAvailable, serviceUrl, serviceVersion, supportedLanguages, defaultLanguage } }' })
+  @ApiOkResponse({
+    description:
+      '{ data: { serviceAvailable, serviceUrl, serviceVersion, supportedLanguages, defaultLanguage } }',
+  })
   async status() {
     return { data: await this.documents.serviceStatus() };
   }

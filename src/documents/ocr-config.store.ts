@@ -26,7 +26,7 @@ export class OcrConfigStore {
   ) {}
 
   async get(companyId: number): Promise<OcrCompanyConfig> {
-    const [row] = await this.db.production((m) => m.query(SELECT, [companyId]) as Promise<OcrCompanyConfig[]>);
+    const [row] = await this.db.production((m) => m.query<OcrCompanyConfig[]>(SELECT, [companyId]));
     if (!row) throw AppError.notFound('Company');
     return row;
   }
@@ -56,7 +56,9 @@ export class OcrConfigStore {
 
   /** OCR_LANGUAGE when it is one of the supported codes, else `en`. */
   get defaultLanguage(): string {
-    return OCR_LANGUAGE_CODES.includes(this.stores.OCR_LANGUAGE as OcrLanguage) ? this.stores.OCR_LANGUAGE : 'en';
+    return OCR_LANGUAGE_CODES.includes(this.stores.OCR_LANGUAGE as OcrLanguage)
+      ? this.stores.OCR_LANGUAGE
+      : 'en';
   }
 
   /** OCR runs for a company when it is on globally and for the company. */

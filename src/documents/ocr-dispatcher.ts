@@ -21,7 +21,9 @@ export class OcrDispatcher implements OutboxConsumer, OnModuleInit {
 
   consume(_m: unknown, events: OutboxEvent[]) {
     const ids = events
-      .filter((e) => e.event === 'document.created' && e.attributes.status === 'PENDING' && e.entityId !== null)
+      .filter(
+        (e) => e.event === 'document.created' && e.attributes.status === 'PENDING' && e.entityId !== null,
+      )
       .map((e) => e.entityId!);
     return Promise.resolve(() => this.queue.enqueue(ids));
   }

@@ -23,7 +23,8 @@ export class OcrMetrics {
     this.failed = counter('ocr_documents_failed_total', 'Documents whose text extraction failed');
     this.retry = counter('ocr_retry_total', 'Documents queued again by retry, analyze or process');
     this.retryAll = counter('ocr_retry_all_total', 'Retry-all-failed requests');
-    const counts = async () => (await queue.queue.getJobCounts().catch(() => null)) as Record<string, number> | null;
+    const counts = async () =>
+      (await queue.queue.getJobCounts().catch(() => null)) as Record<string, number> | null;
     new Gauge({
       name: 'ocr_queue_pending',
       help: 'OCR jobs waiting',

@@ -22,7 +22,8 @@ function zipType(head: Buffer): DetectedType {
 
 /** The type of a file from its first bytes (at least 4100 are read); unknown content is binary. */
 export function detectType(head: Buffer): DetectedType {
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { ext: '.png', mime: 'image/png' };
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+    return { ext: '.png', mime: 'image/png' };
   if (startsWith(head, [0xff, 0xd8, 0xff])) return { ext: '.jpg', mime: 'image/jpeg' };
   if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) {
     return { ext: '.tiff', mime: 'image/tiff' };

@@ -26,7 +26,11 @@ export class FilesController {
   @ApiOperation({ summary: 'The bytes of an uploaded file' })
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: 'The file, with its detected content type' })
-  async content(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number, @Res() res: Response) {
+  async content(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IdParam) id: number,
+    @Res() res: Response,
+  ) {
     const file = await this.files.get(principal, id);
     const stream = this.files.open(file);
     await new Promise<void>((resolve, reject) => {

@@ -12,6 +12,7 @@ import { ReceivedFile } from './upload-storage';
 export const FOLDER = /^[A-Za-z0-9_-]{1,64}(\/[A-Za-z0-9_-]{1,64}){0,4}$/;
 export const DEFAULT_FOLDER = 'uploads';
 /** A file name as sent: no path separators, no `..`, no control characters. */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const SAFE_NAME = /^(?!.*\.\.)[^/\\\u0000-\u001f\u007f]{1,255}$/;
 
 export interface LinkTarget {
@@ -50,7 +51,9 @@ export class FilesService {
     if (!files.length) throw AppError.validation([{ field: 'files', message: 'files is required' }]);
     for (const f of files) {
       if (!SAFE_NAME.test(f.originalname)) {
-        throw AppError.validation([{ field: 'files', message: `Invalid file name: ${JSON.stringify(f.originalname)}` }]);
+        throw AppError.validation([
+          { field: 'files', message: `Invalid file name: ${JSON.stringify(f.originalname)}` },
+        ]);
       }
     }
     const config = await this.intake.config(companyId);

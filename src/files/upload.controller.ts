@@ -1,5 +1,12 @@
 import { Body, Controller, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
@@ -92,7 +99,9 @@ export class UploadController {
     const field = String(pick('field') ?? '');
     const details = [
       ...(REF.test(ref) ? [] : [{ field: 'ref', message: 'ref is required: an entity type name' }]),
-      ...(Number.isSafeInteger(refId) && refId > 0 ? [] : [{ field: 'refId', message: 'refId must be a positive integer' }]),
+      ...(Number.isSafeInteger(refId) && refId > 0
+        ? []
+        : [{ field: 'refId', message: 'refId must be a positive integer' }]),
       ...(FIELD.test(field) ? [] : [{ field: 'field', message: 'field is required: a field name' }]),
     ];
     if (details.length) throw AppError.validation(details);

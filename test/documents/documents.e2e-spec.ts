@@ -31,7 +31,12 @@ describe('documents and OCR (embedded engine)', () => {
     admin = as(acme.adminToken, 'acme');
     const companies = await t.http().get('/api/admin/companies').set(admin).expect(200);
     companyId = Math.min(...companies.body.data.map((c: { id: number }) => c.id));
-    const other = await t.http().post('/api/admin/companies').set(admin).send({ name: 'Elsewhere' }).expect(201);
+    const other = await t
+      .http()
+      .post('/api/admin/companies')
+      .set(admin)
+      .send({ name: 'Elsewhere' })
+      .expect(201);
     otherCompanyId = other.body.data.id;
     const user = { email: 'far@acme.test', password: 'Far-password-1', role: 'MANAGER' as const };
     await createUser(t, acme.adminToken, { ...user, companyId: otherCompanyId }, 'acme');
@@ -73,7 +78,9 @@ describe('documents and OCR (embedded engine)', () => {
   it('reads a rendered PNG and finds its words by search, ranked and highlighted', async () => {
     await t.http().post(`/api/companies/${companyId}/ocr-config/enable`).set(admin).expect(200);
     const png = renderTextPng(['TURBINE INSPECTION 2026', 'GENERATOR BEARING REPORT']);
-    const up = await upload(t, admin, companyId, [['scan.png', png]], '', { folder: 'scans/2026' }).expect(201);
+    const up = await upload(t, admin, companyId, [['scan.png', png]], '', { folder: 'scans/2026' }).expect(
+      201,
+    );
     const file = up.body[0];
     expect(file).toMatchObject({
       name: 'scan.png',
@@ -116,7 +123,12 @@ describe('documents and OCR (embedded engine)', () => {
     expect(found.body).toMatchObject({ totalElements: 1, totalPages: 1, number: 0, size: 20 });
     expect(found.body.content[0]).toMatchObject({ fileId: file.id, processingStatus: 'COMPLETED' });
     expect(found.body.content[0].highlight).toMatch(/<mark>BEARING<\/mark>/);
-    const none = await t.http().get('/search/documents').set(admin).query({ companyId, q: 'compressor' }).expect(200);
+    const none = await t
+      .http()
+      .get('/search/documents')
+      .set(admin)
+      .query({ companyId, q: 'compressor' })
+      .expect(200);
     expect(none.body.totalElements).toBe(0);
 
     const analyze = await t
@@ -128,11 +140,17 @@ describe('documents and OCR (embedded engine)', () => {
   });
 
   it('reads a PDF text layer and a DOCX; an unsupported type is SKIPPED', async () => {
-    const up = await upload(t, admin, companyId, [
-      ['report.pdf', textPdf(['Quarterly emissions report', 'Boiler seven'])],
-      ['letter.docx', await textDocx(['Permit renewal letter'])],
-      ['notes.txt', Buffer.from('plain words here')],
-    ], '/multiple').expect(201);
+    const up = await upload(
+      t,
+      admin,
+      companyId,
+      [
+        ['report.pdf', textPdf(['Quarterly emissions report', 'Boiler seven'])],
+        ['letter.docx', await textDocx(['Permit renewal letter'])],
+        ['notes.txt', Buffer.from('plain words here')],
+      ],
+      '/multiple',
+    ).expect(201);
     expect(up.body.map((f: { ext: string }) => f.ext)).toEqual(['.pdf', '.docx', '.txt']);
     const pdf = await documentOf(t, admin, up.body[0].id);
     expect(pdf).toMatchObject({ status: 'COMPLETED', pageCount: 1, ocrConfidence: 1 });
@@ -140,7 +158,10 @@ describe('documents and OCR (embedded engine)', () => {
     const docx = await documentOf(t, admin, up.body[1].id);
     expect(docx.extractedText).toContain('Permit renewal letter');
     const txt = await documentOf(t, admin, up.body[2].id);
-    expect(txt).toMatchObject({ status: 'SKIPPED', errorMessage: 'File type not supported for OCR: notes.txt' });
+    expect(txt).toMatchObject({
+      status: 'SKIPPED',
+      errorMessage: 'File type not supported for OCR: notes.txt',
+    });
     const analyze = await t
       .http()
       .post(`/api/companies/${companyId}/document-analysis/analyze/${up.body[2].id}`)
@@ -148,7 +169,12 @@ describe('documents and OCR (embedded engine)', () => {
       .expect(400);
     expect(analyze.body).toEqual({ error: 'File type not supported for OCR: notes.txt' });
 
-    const emissions = await t.http().get('/search/documents').set(admin).query({ companyId, q: 'emission' }).expect(200);
+    const emissions = await t
+      .http()
+      .get('/search/documents')
+      .set(admin)
+      .query({ companyId, q: 'emission' })
+      .expect(200);
     expect(emissions.body.content.map((d: { fileId: number }) => d.fileId)).toEqual([up.body[0].id]);
   });
 
@@ -170,7 +196,12 @@ describe('documents and OCR (embedded engine)', () => {
     expect(all.body.data).toMatchObject({ count: 1, status: 'processing' });
     await documentOf(t, admin, up.body[0].id, ['FAILED']);
 
-    const list = await t.http().get(base).set(admin).query({ status: 'FAILED', sort: 'createdAt,desc' }).expect(200);
+    const list = await t
+      .http()
+      .get(base)
+      .set(admin)
+      .query({ status: 'FAILED', sort: 'createdAt,desc' })
+      .expect(200);
     expect(list.body).toMatchObject({ totalElements: 1, number: 0, size: 20 });
     expect(list.body.content[0]).toMatchObject({ id: failed.id, status: 'FAILED' });
     expect(list.body.content[0].extractedText).toBeUndefined();
@@ -179,9 +210,19 @@ describe('documents and OCR (embedded engine)', () => {
     expect(queue.body.data).toMatchObject({ failed: 1, pending: 0, processing: 0 });
     expect(queue.body.data.total).toBeGreaterThanOrEqual(6);
     const summary = await t.http().get(`${base}/summary`).set(admin).expect(200);
-    expect(summary.body.data).toMatchObject({ companyId, ocrEnabled: true, failedCount: 1, serviceAvailable: true });
+    expect(summary.body.data).toMatchObject({
+      companyId,
+      ocrEnabled: true,
+      failedCount: 1,
+      serviceAvailable: true,
+    });
     expect(summary.body.data.completedCount).toBeGreaterThanOrEqual(3);
-    const stats = await t.http().get('/api/admin/documents/stats').set(admin).query({ companyId }).expect(200);
+    const stats = await t
+      .http()
+      .get('/api/admin/documents/stats')
+      .set(admin)
+      .query({ companyId })
+      .expect(200);
     expect(stats.body.statusCounts.FAILED).toBe(1);
 
     for (const query of [{ status: 'BOGUS' }, { size: 101 }, { sort: 'extractedText,asc' }]) {
@@ -204,9 +245,12 @@ describe('documents and OCR (embedded engine)', () => {
     expect(limited.body.error).toMatch(/Too many/);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
 
-    const up = await upload(t, admin, companyId, [['x.zip', Buffer.from('PK\u0003\u0004 not a docx')]]).expect(201);
+    const up = await upload(t, admin, companyId, [
+      ['x.zip', Buffer.from('PK\u0003\u0004 not a docx')],
+    ]).expect(201);
     // Two earlier analyze calls of this user counted (the disabled one is refused before the limit).
-    for (let i = 0; i < 18; i++) await t.http().post(`${base}/analyze/${up.body[0].id}`).set(admin).expect(400);
+    for (let i = 0; i < 18; i++)
+      await t.http().post(`${base}/analyze/${up.body[0].id}`).set(admin).expect(400);
     const tooMany = await t.http().post(`${base}/analyze/${up.body[0].id}`).set(admin).expect(429);
     expect(tooMany.headers['retry-after']).toBeDefined();
   });
@@ -244,12 +288,18 @@ describe('documents and OCR (embedded engine)', () => {
     }).expect(201);
     expect(linked.body[0]).toMatchObject({ ref: 'unit', refId: 7, field: 'attachments' });
     const unlinked = await upload(t, far, otherCompanyId, [['a.pdf', textPdf(['x'])]], '/link').expect(400);
-    expect(unlinked.body.error.details.map((d: { field: string }) => d.field)).toEqual(['ref', 'refId', 'field']);
+    expect(unlinked.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+      'ref',
+      'refId',
+      'field',
+    ]);
   });
 });
 
-function binary(res: NodeJS.ReadableStream & { setEncoding: (e: string) => void }, cb: (err: Error | null, body: Buffer) => void) {
+/** Collects a binary answer as a Buffer. */
+function binary(res: import('superagent').Response, cb: (err: Error | null, body: Buffer) => void) {
+  const stream = res as unknown as NodeJS.ReadableStream;
   const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  stream.on('end', () => cb(null, Buffer.concat(chunks)));
 }

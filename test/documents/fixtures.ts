@@ -80,7 +80,8 @@ function boxBlur(png: PNG) {
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       let sum = 0;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) sum += copy[((y + dy) * width + x + dx) * 4];
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) sum += copy[((y + dy) * width + x + dx) * 4];
       const i = (y * width + x) * 4;
       data[i] = data[i + 1] = data[i + 2] = Math.round(sum / 9);
     }
@@ -90,9 +91,14 @@ function boxBlur(png: PNG) {
 /** A one-page PDF whose text layer holds `lines` (Helvetica). */
 export function textPdf(lines: string[]): Buffer {
   const escape = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
-  const stream = ['BT', '/F1 14 Tf', '72 720 Td', '18 TL', ...lines.map((l) => `(${escape(l)}) Tj T*`), 'ET'].join(
-    '\n',
-  );
+  const stream = [
+    'BT',
+    '/F1 14 Tf',
+    '72 720 Td',
+    '18 TL',
+    ...lines.map((l) => `(${escape(l)}) Tj T*`),
+    'ET',
+  ].join('\n');
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',

@@ -1,7 +1,10 @@
 import { until } from '../webhooks/receiver';
 import { TestApp } from '../support/test-app';
 
-export const as = (token: string, client: string) => ({ 'X-Client-ID': client, Authorization: `Bearer ${token}` });
+export const as = (token: string, client: string) => ({
+  'X-Client-ID': client,
+  Authorization: `Bearer ${token}`,
+});
 
 /** Uploads files (name → content) to a company; answers the supertest response. */
 export function upload(
@@ -31,5 +34,9 @@ export async function documentOf(
     (r) => r.status === 200 && statuses.includes(r.body.status),
     timeoutMs,
   );
-  return res.body as Record<string, unknown> & { status: string; extractedText: string; errorMessage: string | null };
+  return res.body as Record<string, unknown> & {
+    status: string;
+    extractedText: string;
+    errorMessage: string | null;
+  };
 }

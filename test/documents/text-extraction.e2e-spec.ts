@@ -17,16 +17,28 @@ describe('text extraction', () => {
     expect(first.text).toMatch(/TURBINE/);
     expect(first.text).toMatch(/BEARING/);
     expect(first.confidence).toBeGreaterThan(0.5);
-    await expect(extraction.extract(corruptPng(), '.png', 'image/png', 'en')).rejects.toThrow(/Image could not be read/);
+    await expect(extraction.extract(corruptPng(), '.png', 'image/png', 'en')).rejects.toThrow(
+      /Image could not be read/,
+    );
     const again = await extraction.extract(png, '.png', 'image/png', 'en');
     expect(again.text).toMatch(/GENERATOR/);
   }, 120_000);
 
   it('reads a PDF text layer with its page count, and a DOCX', async () => {
-    const pdf = await extraction.extract(textPdf(['Quarterly emissions report', 'Boiler seven']), '.pdf', 'application/pdf', 'en');
+    const pdf = await extraction.extract(
+      textPdf(['Quarterly emissions report', 'Boiler seven']),
+      '.pdf',
+      'application/pdf',
+      'en',
+    );
     expect(pdf.text).toContain('Quarterly emissions report');
     expect(pdf.pages).toBe(1);
-    const docx = await extraction.extract(await textDocx(['Permit renewal letter', 'Stack height']), '.docx', 'x', 'en');
+    const docx = await extraction.extract(
+      await textDocx(['Permit renewal letter', 'Stack height']),
+      '.docx',
+      'x',
+      'en',
+    );
     expect(docx.text).toContain('Permit renewal letter');
     expect(docx.text).toContain('Stack height');
   });

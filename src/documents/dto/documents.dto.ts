@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { SORTS } from '../document-queries';
 import { DOCUMENT_STATUSES } from '../entities/document-content.entity';
 import { OCR_LANGUAGE_CODES, SUPPORTED_FILE_TYPES } from '../ocr/languages';
@@ -9,7 +20,10 @@ const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' || value === true ? true : value === 'false' || value === false ? false : value;
 
 const SORT = new RegExp(`^(${Object.keys(SORTS).join('|')})(,(asc|desc|ASC|DESC))?$`);
-const FILE_TYPES = new RegExp(`^(${SUPPORTED_FILE_TYPES.join('|')})(,(${SUPPORTED_FILE_TYPES.join('|')}))*$`, 'i');
+const FILE_TYPES = new RegExp(
+  `^(${SUPPORTED_FILE_TYPES.join('|')})(,(${SUPPORTED_FILE_TYPES.join('|')}))*$`,
+  'i',
+);
 
 /** `page` (0-based) and `size` (at most 100) of the OCR lists. */
 export class OcrPageQueryDto {
@@ -36,7 +50,10 @@ export class AnalysisListQueryDto extends OcrPageQueryDto {
   @IsIn(DOCUMENT_STATUSES)
   status?: (typeof DOCUMENT_STATUSES)[number];
 
-  @ApiPropertyOptional({ example: 'createdAt,desc', description: `field,direction; fields: ${Object.keys(SORTS).join(', ')}` })
+  @ApiPropertyOptional({
+    example: 'createdAt,desc',
+    description: `field,direction; fields: ${Object.keys(SORTS).join(', ')}`,
+  })
   @IsOptional()
   @Matches(SORT, { message: 'sort must be field,asc|desc with a sortable field' })
   sort?: string;
@@ -105,7 +122,9 @@ export class UpdateOcrConfigDto {
   @IsOptional()
   @IsString()
   @MaxLength(200)
-  @Matches(FILE_TYPES, { message: `ocrFileTypes must list supported extensions: ${SUPPORTED_FILE_TYPES.join(',')}` })
+  @Matches(FILE_TYPES, {
+    message: `ocrFileTypes must list supported extensions: ${SUPPORTED_FILE_TYPES.join(',')}`,
+  })
   ocrFileTypes?: string;
 }
 
@@ -130,7 +149,9 @@ export class LinkQueryDto extends UploadQueryDto {
   @Min(1)
   refId?: number;
 
-  @ApiPropertyOptional({ description: 'Field of the record holding the files (also accepted as a form field)' })
+  @ApiPropertyOptional({
+    description: 'Field of the record holding the files (also accepted as a form field)',
+  })
   @IsOptional()
   @Matches(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { message: 'field must be a field name' })
   field?: string;

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Tesseract from 'tesseract.js';
 import { DocumentsSettings } from '../documents.settings';
@@ -42,7 +42,11 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
     let healthy = true;
     try {
       const { data } = await worker.recognize(content);
-      return { text: data.text ?? '', confidence: Math.max(0, Math.min(1, (data.confidence ?? 0) / 100)), pages: 1 };
+      return {
+        text: data.text ?? '',
+        confidence: Math.max(0, Math.min(1, (data.confidence ?? 0) / 100)),
+        pages: 1,
+      };
     } catch (err) {
       healthy = false;
       throw new Error(`Image could not be read: ${errorText(err)}`);
@@ -63,7 +67,10 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
     const pkg = BUNDLED[lang];
     if (pkg) return join(dirname(require.resolve(pkg)), '4.0.0');
     const folder = this.settings.OCR_LANG_PATH;
-    if (folder && (existsSync(join(folder, `${lang}.traineddata.gz`)) || existsSync(join(folder, `${lang}.traineddata`)))) {
+    if (
+      folder &&
+      (existsSync(join(folder, `${lang}.traineddata.gz`)) || existsSync(join(folder, `${lang}.traineddata`)))
+    ) {
       return folder;
     }
     throw new Error(`Language data not installed: ${lang} (put ${lang}.traineddata.gz in OCR_LANG_PATH)`);
@@ -83,7 +90,7 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
   }
 
   private pool(lang: string): Pool {
-    let pool = this.pools.get(lang);
+    const pool = this.pools.get(lang);
     if (pool) return pool;
     const created: Pool = { idle: [], waiting: [], ready: Promise.resolve() };
     created.ready = Promise.all(
@@ -133,7 +140,8 @@ function errorText(err: unknown): string {
 
 function tesseractVersion(): string {
   try {
-    return (require('tesseract.js/package.json') as { version: string }).version;
+    const pkg = join(dirname(require.resolve('tesseract.js')), '..', 'package.json');
+    return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }

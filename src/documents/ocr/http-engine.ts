@@ -80,8 +80,10 @@ export class HttpOcrEngine implements OcrEngine {
       throw new Error('OCR service answered something other than JSON');
     }
     if (typeof answer.text !== 'string') throw new Error('OCR service answered no text');
-    const confidence = typeof answer.confidence === 'number' ? Math.max(0, Math.min(1, answer.confidence)) : 0;
-    const pages = Number.isInteger(answer.pages) && (answer.pages as number) > 0 ? (answer.pages as number) : 1;
+    const confidence =
+      typeof answer.confidence === 'number' ? Math.max(0, Math.min(1, answer.confidence)) : 0;
+    const pages =
+      Number.isInteger(answer.pages) && (answer.pages as number) > 0 ? (answer.pages as number) : 1;
     return { text: answer.text, confidence, pages };
   }
 }

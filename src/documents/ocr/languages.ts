@@ -9,7 +9,7 @@ export const OCR_LANGUAGES = [
 ] as const;
 
 export type OcrLanguage = (typeof OCR_LANGUAGES)[number]['code'];
-export const OCR_LANGUAGE_CODES = OCR_LANGUAGES.map((l) => l.code) as OcrLanguage[];
+export const OCR_LANGUAGE_CODES: OcrLanguage[] = OCR_LANGUAGES.map((l) => l.code);
 
 const byCode = new Map<string, (typeof OCR_LANGUAGES)[number]>(OCR_LANGUAGES.map((l) => [l.code, l]));
 

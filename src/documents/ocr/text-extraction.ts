@@ -6,15 +6,20 @@ import { EmbeddedOcrEngine } from './embedded-engine';
 import { HttpOcrEngine } from './http-engine';
 import { OcrEngine, OcrResult } from './ocr-engine';
 
-// pdfjs-dist 3's legacy build is CommonJS and runs in Node without a canvas for text extraction.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const pdfjs = require('pdfjs-dist/legacy/build/pdf.js') as typeof import('pdfjs-dist');
+type PdfJs = typeof import('pdfjs-dist');
+let pdfjsModule: PdfJs | undefined;
+
+/** pdfjs-dist 3's legacy build (CommonJS, no canvas needed for text), loaded on the first PDF. */
+function pdfjs(): PdfJs {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (pdfjsModule ??= require('pdfjs-dist/legacy/build/pdf.js') as PdfJs);
+}
 
 const IMAGE_TYPES = new Set(['.png', '.jpg', '.jpeg', '.tiff', '.bmp', '.webp']);
 
 /** Text of a PDF's text layer and its page count. */
 async function pdfText(content: Buffer): Promise<{ text: string; pages: number }> {
-  const doc = await pdfjs.getDocument({
+  const doc = await pdfjs().getDocument({
     data: new Uint8Array(content),
     isEvalSupported: false,
     useSystemFonts: false,
