@@ -10,6 +10,8 @@ export class FakeOcrService {
   private server?: Server;
   readonly requests: { lang: string; bytes: number }[] = [];
   delayMs = 0;
+  /** Requests left unanswered (held open) before the service answers again. */
+  hold = 0;
   down = false;
   text = 'FAKE SERVICE TEXT about hydro turbines';
 
@@ -40,6 +42,7 @@ export class FakeOcrService {
     if (req.method === 'POST' && req.url === '/ocr') {
       const lang = /name="lang"\r\n\r\n([^\r]*)/.exec(body)?.[1] ?? '';
       this.requests.push({ lang, bytes: chunks.reduce((n, c) => n + c.length, 0) });
+      if (this.hold > 0) return void this.hold--;
       if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
       if (res.destroyed) return;
       res.writeHead(200, { 'content-type': 'application/json' });
