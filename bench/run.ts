@@ -9,7 +9,7 @@ async function main() {
   await withBenchRun(async () => {
     await benchHttp();
     await benchPools();
-    for (const name of ['identity', 'public-flood', 'audit', 'webhooks']) {
+    for (const name of ['identity', 'public-flood', 'audit', 'webhooks', 'documents']) {
       const file = join(__dirname, `${name}.js`);
       if (!existsSync(file)) continue;
       const bench = (await import(file)) as { main?: () => Promise<void> };
