@@ -70,7 +70,7 @@ function tesseractCli(path: string): Promise<string> {
       'tesseract',
       [path, '-', '-l', 'eng'],
       { env: { ...process.env, OMP_THREAD_LIMIT: '1' } },
-      (err, out) => (err ? reject(err) : resolve(out)),
+      (err, out) => (err ? reject(new Error(err.message)) : resolve(out)),
     ),
   );
 }
