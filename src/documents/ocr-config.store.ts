@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditWriter, diffChanges } from '../audit/audit-writer';
 import { AppError } from '../common/errors/app-error';
 import { StoresSettings } from '../config/stores.settings';
 import { TenantDatabase } from '../tenancy/tenant-database';
@@ -23,6 +24,7 @@ export class OcrConfigStore {
   constructor(
     private readonly db: TenantDatabase,
     private readonly stores: StoresSettings,
+    private readonly audit: AuditWriter,
   ) {}
 
   async get(companyId: number): Promise<OcrCompanyConfig> {
@@ -46,11 +48,31 @@ export class OcrConfigStore {
       params.push(value);
       sets.push(`${column} = $${params.length}`);
     }
-    if (sets.length) {
-      await this.db.production((m) =>
-        m.query(`UPDATE public.companies SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params),
-      );
-    }
+    const before = await this.get(companyId);
+    if (!sets.length) return before;
+    await this.db.production((production) =>
+      production.transaction(async (m) => {
+        await m.query(
+          `UPDATE public.companies SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`,
+          params,
+        );
+        const after = {
+          ...before,
+          ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
+        };
+        const diff = diffChanges(before, after);
+        if (Object.keys(diff).length) {
+          await this.audit.record(m, {
+            action: 'UPDATE',
+            entityType: 'Company',
+            entityId: companyId,
+            companyId,
+            message: 'OCR configuration changed',
+            changes: diff,
+          });
+        }
+      }),
+    );
     return this.get(companyId);
   }
 

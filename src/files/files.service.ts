@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditWriter } from '../audit/audit-writer';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../common/errors/app-error';
 import { DocumentIntake } from '../documents/document-intake';
@@ -32,6 +33,7 @@ export class FilesService {
     private readonly db: TenantDatabase,
     private readonly store: FileStore,
     private readonly intake: DocumentIntake,
+    private readonly audit: AuditWriter,
   ) {}
 
   async upload(
@@ -78,6 +80,16 @@ export class FilesService {
         }),
       );
       const saved = await m.save(rows);
+      for (const f of saved) {
+        await this.audit.record(m, {
+          action: 'CREATE',
+          entityType: 'File',
+          entityId: f.id,
+          companyId,
+          message: `Uploaded ${f.name}`,
+          metadata: { folderPath, hash: f.hash, mime: f.mime, size: f.size, ...(link ?? {}) },
+        });
+      }
       const after = await this.intake.created(m, config, saved);
       return { saved, after };
     });

@@ -96,6 +96,19 @@ describe('documents and OCR (embedded engine)', () => {
     expect(Buffer.compare(content.body as Buffer, png)).toBe(0);
     expect(content.headers['content-type']).toBe('image/png');
 
+    const audit = await t.http().get(`/compliance/audit/entity/File/${file.id}`).set(admin).expect(200);
+    expect(audit.body.data[0]).toMatchObject({ action: 'CREATE', message: 'Uploaded scan.png' });
+    const changed = await t
+      .http()
+      .get(`/compliance/audit/entity/Company/${companyId}`)
+      .set(admin)
+      .expect(200);
+    expect(changed.body.data[0]).toMatchObject({
+      action: 'UPDATE',
+      message: 'OCR configuration changed',
+      changes: { ocrEnabled: { old: false, new: true } },
+    });
+
     const doc = await documentOf(t, admin, file.id);
     expect(doc.status).toBe('COMPLETED');
     expect(doc.extractedText).toMatch(/TURBINE INSPECTION/);
