@@ -1,4 +1,5 @@
 import { SmtpSink } from '../support/smtp-sink';
+import { Receiver } from '../webhooks/receiver';
 import { bootApp, ProvisionedClient, provisionClient, TestApp } from '../support/test-app';
 import { FakeOcrService } from './fake-ocr-service';
 import { renderTextPng } from './fixtures';
@@ -8,6 +9,7 @@ import { as, documentOf, upload } from './helpers';
 describe('documents and OCR (http engine)', () => {
   let sink: SmtpSink;
   let ocr: FakeOcrService;
+  let receiver: Receiver;
   let t: TestApp;
   let acme: ProvisionedClient;
   let companyId: number;
@@ -16,6 +18,7 @@ describe('documents and OCR (http engine)', () => {
   beforeAll(async () => {
     sink = await new SmtpSink().start();
     ocr = await new FakeOcrService().start();
+    receiver = await new Receiver().start();
     t = await bootApp({
       env: {
         SMTP_URL: sink.url,
@@ -24,6 +27,7 @@ describe('documents and OCR (http engine)', () => {
         OCR_SERVICE_URL: ocr.url,
         OCR_TIMEOUT_SECONDS: '1',
         EVENT_RELAY_POLL_MS: '200',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       },
     });
     acme = await provisionClient(t, sink, 'acme');
@@ -40,10 +44,21 @@ describe('documents and OCR (http engine)', () => {
   afterAll(async () => {
     await t?.close();
     await ocr?.stop();
+    await receiver?.stop();
     await sink?.stop();
   });
 
-  it('sends images to the service with the language and stores its answer', async () => {
+  it('sends images to the service with the language and stores its answer, with its events', async () => {
+    await t
+      .http()
+      .post('/api/admin/webhooks')
+      .set(admin)
+      .send({
+        name: 'Docs',
+        url: receiver.url('/docs'),
+        events: ['document.created', 'document.ocr_completed'],
+      })
+      .expect(201);
     const status = await t.http().get('/api/companies/ocr-status').set(admin).expect(200);
     expect(status.body.data).toMatchObject({
       serviceAvailable: true,
@@ -70,6 +85,14 @@ describe('documents and OCR (http engine)', () => {
       ocrLanguage: 'fr',
     });
     expect(ocr.requests.at(-1)!.lang).toBe('fr');
+    const events = await receiver.waitFor('/docs', 2);
+    const bodies = events.map(
+      (e) => e.body as { event: string; data: { id: number; attributes: Record<string, unknown> } },
+    );
+    expect(bodies.map((b) => b.event).sort()).toEqual(['document.created', 'document.ocr_completed']);
+    const completed = bodies.find((b) => b.event === 'document.ocr_completed')!;
+    expect(completed.data.id).toBe(doc.id);
+    expect(completed.data.attributes).toMatchObject({ status: 'COMPLETED', fileId: up.body[0].id });
     const found = await t
       .http()
       .get('/search/documents')
