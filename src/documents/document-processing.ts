@@ -66,7 +66,7 @@ export class DocumentProcessing {
     const language = config.ocrLanguage;
     const begin = process.hrtime.bigint();
     try {
-      const content = await readAll(this.store.open(started.storageKey));
+      const content = await readAll(await this.store.open(started.storageKey));
       const result = await this.extraction.extract(content, started.ext, started.mimeType, language);
       const ms = Number((process.hrtime.bigint() - begin) / 1_000_000n);
       await this.finish(documentId, ms, (m) =>

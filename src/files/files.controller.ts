@@ -32,11 +32,7 @@ export class FilesController {
     @Res() res: Response,
   ) {
     const file = await this.files.get(principal, id);
-    const stream = this.files.open(file);
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', reject);
-    });
+    const stream = await this.files.open(file);
     res.setHeader('Content-Type', file.mime);
     res.setHeader('Content-Length', String(file.size));
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
-import { toInt } from '../config/load-settings';
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+import { toBool, toInt } from '../config/load-settings';
 
 /** Limits of company file upload (413 past them). */
 export class FilesSettings {
@@ -16,4 +16,9 @@ export class FilesSettings {
   @IsInt()
   @Min(1)
   UPLOAD_MAX_FILE_BYTES = 26214400;
+
+  /** S3-compatible store: address the bucket in the path (most non-AWS servers) rather than the host name. */
+  @Transform(toBool)
+  @IsBoolean()
+  S3_FORCE_PATH_STYLE = true;
 }
