@@ -307,6 +307,28 @@ describe('documents and OCR (embedded engine)', () => {
       'field',
     ]);
   });
+
+  it('processes uploads made in a sandbox, which stay out of production search', async () => {
+    await t.http().post('/sandboxes').set(admin).send({ name: 'Docs' }).expect(201);
+    const sandbox = { ...admin, 'X-Tenant-ID': 'sandbox_docs' };
+    const up = await upload(t, sandbox, companyId, [
+      ['sandbox.pdf', textPdf(['Sandbox only zeppelin'])],
+    ]).expect(201);
+    const doc = await documentOf(t, sandbox, up.body[0].id);
+    expect(doc.extractedText).toContain('zeppelin');
+    const inSandbox = await t
+      .http()
+      .get('/search/documents')
+      .set(sandbox)
+      .query({ companyId, q: 'zeppelin' });
+    expect(inSandbox.body.totalElements).toBe(1);
+    const inProduction = await t
+      .http()
+      .get('/search/documents')
+      .set(admin)
+      .query({ companyId, q: 'zeppelin' });
+    expect(inProduction.body.totalElements).toBe(0);
+  });
 });
 
 /** Collects a binary answer as a Buffer. */
