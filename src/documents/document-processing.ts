@@ -120,6 +120,7 @@ export class DocumentProcessing {
          WHERE d.id = $1`,
         [documentId],
       );
+      if (!row) return; // its content was removed meanwhile
       const view = documentView(camel(row) as unknown as DocumentRow);
       await this.events.publish(m, {
         event: view.status === 'COMPLETED' ? 'document.ocr_completed' : 'document.ocr_failed',

@@ -2,6 +2,7 @@ import { createUser, loginFull } from '../identity/identity-helpers';
 import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, TestApp } from '../support/test-app';
 import { corruptPng, renderTextPng, textDocx, textPdf } from './fixtures';
+import { until } from '../webhooks/receiver';
 import { as, documentOf, upload } from './helpers';
 
 const DISABLED = 'OCR is disabled for this organization. Enable it in settings first.';
@@ -306,6 +307,68 @@ describe('documents and OCR (embedded engine)', () => {
       'refId',
       'field',
     ]);
+  });
+
+  it('administers documents: list, reprocess, remove content, process again; validates the config', async () => {
+    const up = await upload(t, admin, companyId, [['admin.pdf', textPdf(['Administered text'])]]).expect(201);
+    const fileId = up.body[0].id;
+    await documentOf(t, admin, fileId);
+    const list = await t
+      .http()
+      .get('/api/admin/documents')
+      .set(admin)
+      .query({ companyId, status: 'COMPLETED', size: 2 });
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ size: 2, number: 0 });
+    expect(list.body.content).toHaveLength(2);
+    await t.http().get('/api/admin/documents').set(admin).query({ companyId: otherCompanyId }).expect(403);
+    const detail = await t
+      .http()
+      .get(`/api/admin/documents/${fileId}`)
+      .set(admin)
+      .query({ includeFullText: true });
+    expect(detail.body.extractedText).toContain('Administered text');
+
+    const reprocess = await t.http().post(`/api/admin/documents/${fileId}/reprocess`).set(admin).expect(200);
+    expect(reprocess.body).toEqual({ message: 'Document queued for processing', status: 'processing' });
+    await until(
+      () => t.http().get(`/api/admin/documents/${fileId}`).set(admin),
+      (r) => r.body.status === 'COMPLETED' && r.body.processedAt !== detail.body.processedAt,
+      30_000,
+    );
+    await t.http().delete(`/api/admin/documents/${fileId}`).set(admin).expect(204);
+    await t.http().get(`/api/admin/documents/${fileId}`).set(admin).expect(404);
+    const processed = await t
+      .http()
+      .post(`/api/admin/documents/${fileId}/process`)
+      .set(admin)
+      .query({ companyId })
+      .expect(200);
+    expect(processed.body.status).toBe('processing');
+    expect((await documentOf(t, admin, fileId)).extractedText).toContain('Administered text');
+
+    const config = `/api/companies/${companyId}/ocr-config`;
+    for (const body of [
+      { ocrLanguage: 'xx' },
+      { ocrFileTypes: 'exe' },
+      { ocrEnabled: 'yes' },
+      { companyId: 9 },
+    ]) {
+      const bad = await t.http().put(config).set(admin).send(body).expect(400);
+      expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+    }
+    const changed = await t.http().put(config).set(admin).send({ ocrFileTypes: 'PDF,png' }).expect(200);
+    expect(changed.body).toMatchObject({
+      data: { ocrFileTypes: 'pdf,png' },
+      message: 'OCR configuration updated',
+    });
+    await t.http().put(config).set(far).send({ ocrLanguage: 'fr' }).expect(403);
+    await t
+      .http()
+      .put(config)
+      .set(admin)
+      .send({ ocrFileTypes: 'pdf,png,jpg,jpeg,tiff,docx,doc' })
+      .expect(200);
   });
 
   it('processes uploads made in a sandbox, which stay out of production search', async () => {
