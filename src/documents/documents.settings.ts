@@ -4,9 +4,13 @@ import { toInt } from '../config/load-settings';
 
 /** Settings of the OCR pipeline beside the store settings (OCR_ENABLED, OCR_SERVICE_URL, ...). */
 export class DocumentsSettings {
-  /** `embedded` (tesseract.js in the worker) or `http` (OCR_SERVICE_URL + OCR_ENDPOINT). */
+  /**
+   * `embedded` (tesseract.js in the worker) or `http` (OCR_SERVICE_URL + OCR_ENDPOINT). Unset: `http`
+   * when OCR_SERVICE_URL is set, `embedded` otherwise.
+   */
+  @IsOptional()
   @IsIn(['embedded', 'http'])
-  OCR_ENGINE: 'embedded' | 'http' = 'embedded';
+  OCR_ENGINE?: 'embedded' | 'http' = undefined;
 
   /** Embedded engine: Tesseract workers per language, created once and reused; also the job concurrency. */
   @Transform(toInt)

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import mammoth from 'mammoth';
 import WordExtractor from 'word-extractor';
+import { StoresSettings } from '../../config/stores.settings';
 import { DocumentsSettings } from '../documents.settings';
 import { EmbeddedOcrEngine } from './embedded-engine';
 import { HttpOcrEngine } from './http-engine';
@@ -54,8 +55,14 @@ async function pdfText(content: Buffer): Promise<{ text: string; pages: number }
 export class TextExtraction {
   readonly engine: OcrEngine;
 
-  constructor(settings: DocumentsSettings, embedded: EmbeddedOcrEngine, http: HttpOcrEngine) {
-    this.engine = settings.OCR_ENGINE === 'http' ? http : embedded;
+  constructor(
+    settings: DocumentsSettings,
+    embedded: EmbeddedOcrEngine,
+    http: HttpOcrEngine,
+    stores?: StoresSettings,
+  ) {
+    const engine = settings.OCR_ENGINE ?? (stores?.OCR_SERVICE_URL ? 'http' : 'embedded');
+    this.engine = engine === 'http' ? http : embedded;
   }
 
   async extract(content: Buffer, ext: string, mime: string, language: string): Promise<OcrResult> {
