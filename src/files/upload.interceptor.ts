@@ -3,7 +3,9 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import { rm } from 'node:fs/promises';
 import { finalize, from, mergeMap, Observable } from 'rxjs';
+import type { Principal } from '../auth/principal';
 import { AppError } from '../common/errors/app-error';
+import { assertCompanyAccess } from './company-access';
 import { FileStore } from './file-store';
 import { FilesSettings } from './files.settings';
 import { hashingStorage, ReceivedFile } from './upload-storage';
@@ -39,6 +41,10 @@ export class UploadInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
+    // Refuse another company's path before reading a byte of the body.
+    const principal = (req as Request & { principal?: Principal }).principal;
+    const companyId = Number(req.params.companyId);
+    if (principal && Number.isSafeInteger(companyId)) assertCompanyAccess(principal, companyId);
     const received = new Promise<void>((resolve, reject) =>
       this.upload(req, res, (err: unknown) => (err ? reject(this.toError(err)) : resolve())),
     );
