@@ -16,6 +16,16 @@ export const DEFAULT_FOLDER = 'uploads';
 // eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const SAFE_NAME = /^(?!.*\.\.)[^/\\\u0000-\u001f\u007f]{1,255}$/;
 
+/** Record types of this service a link is checked against (others, e.g. custom tables, are kept as given). */
+const LINKABLE: Record<string, string> = {
+  unit: 'units',
+  units: 'units',
+  work_order: 'work_orders',
+  work_orders: 'work_orders',
+  failure: 'failures',
+  failures: 'failures',
+};
+
 export interface LinkTarget {
   ref: string;
   refId: number;
@@ -59,6 +69,7 @@ export class FilesService {
       }
     }
     const config = await this.intake.config(companyId);
+    if (link) await this.checkLink(companyId, link);
     const folderPath = `companies/${companyId}/${sub}`;
     for (const f of files) await this.store.put(`${folderPath}/${f.hash}${f.type.ext}`, f.path);
     const { saved, after } = await this.db.transaction(async (m) => {
@@ -95,6 +106,20 @@ export class FilesService {
     });
     await after();
     return saved.map(fileView);
+  }
+
+  /** A link to a known record type must name a record of the company (400 on refId otherwise). */
+  private async checkLink(companyId: number, link: LinkTarget) {
+    const table = LINKABLE[link.ref.toLowerCase()];
+    if (!table) return;
+    const rows = await this.db.run((m) =>
+      m.query<unknown[]>(`SELECT 1 FROM ${table} WHERE id = $1 AND company_id = $2`, [link.refId, companyId]),
+    );
+    if (!rows.length) {
+      throw AppError.validation([
+        { field: 'refId', message: `refId must name a ${link.ref} of the company` },
+      ]);
+    }
   }
 
   async get(principal: Principal, id: number): Promise<UploadedFile> {

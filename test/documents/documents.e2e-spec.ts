@@ -295,12 +295,22 @@ describe('documents and OCR (embedded engine)', () => {
     await t.http().get(`/api/companies/${companyId}/document-analysis/${doc.id}`).set(far).expect(403);
     await t.http().get(`/api/companies/${otherCompanyId}/document-analysis/${doc.id}`).set(far).expect(404);
     await t.http().get(`/api/companies/${companyId}/ocr-config`).set(far).expect(403);
-    const linked = await upload(t, far, otherCompanyId, [['a.pdf', textPdf(['Linked'])]], '/link', {
-      ref: 'unit',
-      refId: '7',
-      field: 'attachments',
-    }).expect(201);
-    expect(linked.body[0]).toMatchObject({ ref: 'unit', refId: 7, field: 'attachments' });
+    const unit = await t.http().post('/api/units').set(far).send({ name: 'Far unit' }).expect(201);
+    const unitId = unit.body.data.id;
+    const link = { ref: 'unit', refId: String(unitId), field: 'attachments' };
+    const linked = await upload(
+      t,
+      far,
+      otherCompanyId,
+      [['a.pdf', textPdf(['Linked'])]],
+      '/link',
+      link,
+    ).expect(201);
+    expect(linked.body[0]).toMatchObject({ ref: 'unit', refId: unitId, field: 'attachments' });
+    const outOfReach = await upload(t, admin, companyId, [['b.pdf', textPdf(['x'])]], '/link', link).expect(
+      400,
+    );
+    expect(outOfReach.body.error.details[0].field).toBe('refId');
     const unlinked = await upload(t, far, otherCompanyId, [['a.pdf', textPdf(['x'])]], '/link').expect(400);
     expect(unlinked.body.error.details.map((d: { field: string }) => d.field)).toEqual([
       'ref',
