@@ -69,7 +69,7 @@ export class DocumentProcessing {
       const content = await readAll(await this.store.open(started.storageKey));
       const result = await this.extraction.extract(content, started.ext, started.mimeType, language);
       const ms = Number((process.hrtime.bigint() - begin) / 1_000_000n);
-      await this.finish(documentId, ms, (m) =>
+      await this.finish(documentId, (m) =>
         m.query(
           `UPDATE document_contents SET status = 'completed', error_message = NULL, extracted_text = $2,
              text_length = $3, word_count = $4, page_count = $5, ocr_confidence = $6, ocr_language = $7,
@@ -94,7 +94,7 @@ export class DocumentProcessing {
       const ms = Number((process.hrtime.bigint() - begin) / 1_000_000n);
       const message = ((err as Error).message || 'Text extraction failed').slice(0, 2000);
       this.logger.warn(`Document ${documentId}: ${message}`);
-      await this.finish(documentId, ms, (m) =>
+      await this.finish(documentId, (m) =>
         m.query(
           `UPDATE document_contents SET status = 'failed', error_message = $2, ocr_language = $3,
              processing_duration_ms = $4, processed_at = now(), indexed_for_search = false,
@@ -111,7 +111,7 @@ export class DocumentProcessing {
   }
 
   /** Saves the outcome and sends its event in one transaction. */
-  private async finish(documentId: number, _ms: number, save: (m: EntityManager) => Promise<unknown>) {
+  private async finish(documentId: number, save: (m: EntityManager) => Promise<unknown>) {
     await this.db.transaction(async (m) => {
       await save(m);
       const [row] = await m.query<Record<string, unknown>[]>(
