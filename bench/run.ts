@@ -9,7 +9,16 @@ async function main() {
   await withBenchRun(async () => {
     await benchHttp();
     await benchPools();
-    for (const name of ['identity', 'public-flood', 'audit', 'webhooks', 'compliance', 'cms', 'ai']) {
+    for (const name of [
+      'identity',
+      'public-flood',
+      'audit',
+      'webhooks',
+      'compliance',
+      'cms',
+      'ai',
+      'documents',
+    ]) {
       const file = join(__dirname, `${name}.js`);
       if (!existsSync(file)) continue;
       const bench = (await import(file)) as { main?: () => Promise<void> };

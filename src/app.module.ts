@@ -27,6 +27,7 @@ import { LoggingModule } from './operations/logging/logging.module';
 import { OperationsModule } from './operations/operations.module';
 import { CmsModule } from './cms/cms.module';
 import { AiModule } from './ai/ai.module';
+import { DocumentsModule } from './documents/documents.module';
 
 @Module({})
 export class AppModule {
@@ -53,6 +54,7 @@ export class AppModule {
         OutagesModule,
         ComplianceModule,
         CmsModule,
+        DocumentsModule.register({ processors }),
         AuditModule,
         AuthModule,
         ApiTokensModule,

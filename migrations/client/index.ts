@@ -12,6 +12,7 @@ import { AuditCompany1733510000000 } from './1733510000000-AuditCompany';
 import { OutagesCompliance1734000000000 } from './1734000000000-OutagesCompliance';
 import { ContentTypes1734100000000 } from './1734100000000-ContentTypes';
 import { AiExchanges1734200000000 } from './1734200000000-AiExchanges';
+import { DocumentsOcr1734300000000 } from './1734300000000-DocumentsOcr';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const CLIENT_MIGRATIONS = [
   OutagesCompliance1734000000000,
   ContentTypes1734100000000,
   AiExchanges1734200000000,
+  DocumentsOcr1734300000000,
 ];

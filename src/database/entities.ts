@@ -17,6 +17,8 @@ import { WorkOrder } from '../work-orders/entities/work-order.entity';
 import { Company } from '../users/entities/company.entity';
 import { Role } from '../users/entities/role.entity';
 import { User } from '../users/entities/user.entity';
+import { UploadedFile } from '../files/entities/uploaded-file.entity';
+import { DocumentContent } from '../documents/entities/document-content.entity';
 
 /** Entities of every tenant database (clients and master). Add a module's entities here. */
 export const CLIENT_ENTITIES: Function[] = [
@@ -38,6 +40,8 @@ export const CLIENT_ENTITIES: Function[] = [
   EnvironmentalPermit,
   ComplianceObligation,
   ComplianceSubmission,
+  UploadedFile,
+  DocumentContent,
 ];
 
 /** Entities that exist only in the master database. */

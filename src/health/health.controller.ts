@@ -11,6 +11,7 @@ import { AppConfig } from '../config/app-config';
 import { StoresSettings } from '../config/stores.settings';
 import { DrainState } from '../operations/shutdown/drain-state';
 import { RedisService } from '../redis/redis.service';
+import { TextExtraction } from '../documents/ocr/text-extraction';
 import { TenantPools } from '../tenancy/tenant-pools';
 
 const TIMEOUT_MS = 2000;
@@ -129,9 +130,7 @@ export class HealthController {
             await access(this.stores.STORAGE_DIR, constants.W_OK);
           }),
     ];
-    if (this.stores.OCR_ENABLED && this.stores.OCR_SERVICE_URL) {
-      checks.push(this.probe('ocr', () => reachable(this.stores.OCR_SERVICE_URL!)));
-    }
+    if (this.stores.OCR_ENABLED) checks.push(this.probe('ocr', () => this.ocrStatus()));
     if (this.stores.AI_LOG_INFLUX_URL) {
       checks.push(
         this.probe('timeseries', () =>
@@ -140,6 +139,14 @@ export class HealthController {
       );
     }
     return checks;
+  }
+
+  /** The OCR engine in use: the embedded one is always up; the HTTP service answers its /health. */
+  private async ocrStatus(): Promise<Record<string, unknown>> {
+    const extraction = this.moduleRef.get(TextExtraction, { strict: false });
+    const status = await extraction.engine.status();
+    if (!status.available) throw new Error('OCR service is not available');
+    return { engine: extraction.engine.name, version: status.version };
   }
 
   private probe(key: string, check: () => Promise<Record<string, unknown> | void>): HealthIndicatorFunction {

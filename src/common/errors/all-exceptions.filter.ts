@@ -85,6 +85,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
         code: 'BAD_REQUEST',
         message: exception.message,
         body: { error: exception.message },
+        headers: exception.headers,
       };
     }
     if (exception instanceof HttpException) {

@@ -55,6 +55,7 @@ export class PlainMessageError extends Error {
   constructor(
     message: string,
     readonly status = HttpStatus.BAD_REQUEST,
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }

@@ -1,0 +1,111 @@
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { IdParam } from '../common/validation/id-param.pipe';
+import { assertCompanyAccess } from '../files/company-access';
+import { DocumentsService } from './documents.service';
+import { AnalysisListQueryDto, FullTextQueryDto } from './dto/documents.dto';
+import { OcrActions } from './ocr-actions';
+
+const READ = { permissions: ['documents:read' as const] };
+const MANAGE = { permissions: ['documents:update' as const], minRole: 'MANAGER' as const };
+
+/** Document analysis records of one company (the company of the path). */
+@ApiTags('Document analysis')
+@Controller('api/companies/:companyId/document-analysis')
+export class DocumentAnalysisController {
+  constructor(
+    private readonly documents: DocumentsService,
+    private readonly actions: OcrActions,
+  ) {}
+
+  @Get('summary')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'Counts by status, characters extracted, service availability, success rate' })
+  @ApiOkResponse({ description: '{ data: summary }' })
+  async summary(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
+    assertCompanyAccess(principal, companyId);
+    return { data: await this.documents.summary(companyId) };
+  }
+
+  @Get('queue-status')
+  @Authenticated(MANAGE)
+  @ApiOperation({ summary: 'Documents by processing status' })
+  @ApiOkResponse({ description: '{ data: { pending, processing, completed, failed, skipped, total } }' })
+  async queueStatus(
+    @CurrentPrincipal() principal: Principal,
+    @Param('companyId', IdParam) companyId: number,
+  ) {
+    assertCompanyAccess(principal, companyId);
+    return { data: await this.documents.queueStatus(companyId) };
+  }
+
+  @Post('retry-all-failed')
+  @HttpCode(200)
+  @Authenticated(MANAGE)
+  @ApiOperation({ summary: 'Queue every FAILED document again (3 per company per 5 minutes)' })
+  @ApiOkResponse({ description: '{ data: { message, count, status }, message }' })
+  async retryAll(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
+    assertCompanyAccess(principal, companyId);
+    const data = await this.actions.retryAllFailed(companyId);
+    return { data, message: data.message };
+  }
+
+  @Post('analyze/:fileId')
+  @HttpCode(200)
+  @Authenticated(MANAGE)
+  @ApiOperation({ summary: 'Extract the text of an uploaded file (20 per user per minute)' })
+  @ApiOkResponse({ description: '{ data: { message, fileId, fileName, status }, message }' })
+  async analyze(
+    @CurrentPrincipal() principal: Principal,
+    @Param('companyId', IdParam) companyId: number,
+    @Param('fileId', IdParam) fileId: number,
+  ) {
+    assertCompanyAccess(principal, companyId);
+    const data = await this.actions.analyze(principal, companyId, fileId);
+    return { data, message: data.message };
+  }
+
+  @Get()
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'Page of document analysis records' })
+  @ApiOkResponse({ description: '{ content, totalElements, totalPages, number, size }' })
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Param('companyId', IdParam) companyId: number,
+    @Query() q: AnalysisListQueryDto,
+  ) {
+    assertCompanyAccess(principal, companyId);
+    return this.documents.list(companyId, q);
+  }
+
+  @Get(':analysisId')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'One document analysis record, with its full text when asked' })
+  @ApiOkResponse({ description: '{ data: detail }' })
+  async detail(
+    @CurrentPrincipal() principal: Principal,
+    @Param('companyId', IdParam) companyId: number,
+    @Param('analysisId', IdParam) analysisId: number,
+    @Query() q: FullTextQueryDto,
+  ) {
+    assertCompanyAccess(principal, companyId);
+    return { data: await this.documents.detail(companyId, { id: analysisId }, q.includeFullText) };
+  }
+
+  @Post(':analysisId/retry')
+  @HttpCode(200)
+  @Authenticated(MANAGE)
+  @ApiOperation({ summary: 'Queue a FAILED or SKIPPED document again (10 per user per minute)' })
+  @ApiOkResponse({ description: '{ data: { message, analysisId, status }, message }' })
+  async retry(
+    @CurrentPrincipal() principal: Principal,
+    @Param('companyId', IdParam) companyId: number,
+    @Param('analysisId', IdParam) analysisId: number,
+  ) {
+    assertCompanyAccess(principal, companyId);
+    const data = await this.actions.retry(principal, companyId, analysisId);
+    return { data, message: data.message };
+  }
+}

@@ -1,0 +1,39 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { IdParam } from '../common/validation/id-param.pipe';
+import { assertCompanyAccess, ownCompany } from '../files/company-access';
+import { DocumentSearchService } from './document-search.service';
+import { DocumentsService } from './documents.service';
+import { FullTextQueryDto, SearchQueryDto } from './dto/documents.dto';
+
+@ApiTags('Document search')
+@Controller('search/documents')
+export class DocumentSearchController {
+  constructor(
+    private readonly search: DocumentSearchService,
+    private readonly documents: DocumentsService,
+  ) {}
+
+  @Get()
+  @Authenticated({ permissions: ['documents:read'] })
+  @ApiOperation({ summary: "Full-text search in a company's documents, ranked, with highlights" })
+  @ApiOkResponse({ description: '{ content, totalElements, totalPages, number, size }' })
+  find(@CurrentPrincipal() principal: Principal, @Query() q: SearchQueryDto) {
+    assertCompanyAccess(principal, q.companyId);
+    return this.search.search(q.companyId, q.q, q.page, q.size);
+  }
+
+  @Get(':fileId')
+  @Authenticated({ permissions: ['documents:read'] })
+  @ApiOperation({ summary: 'The document content of a file' })
+  @ApiOkResponse({ description: 'The document analysis record' })
+  get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('fileId', IdParam) fileId: number,
+    @Query() q: FullTextQueryDto,
+  ) {
+    return this.documents.detail(ownCompany(principal), { fileId }, q.includeFullText);
+  }
+}

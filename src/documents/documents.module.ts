@@ -1,0 +1,72 @@
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { settingsProvider } from '../config/config.module';
+import { FileStore } from '../files/file-store';
+import { FilesController } from '../files/files.controller';
+import { FilesService } from '../files/files.service';
+import { FilesSettings } from '../files/files.settings';
+import { UploadController } from '../files/upload.controller';
+import { UploadInterceptor } from '../files/upload.interceptor';
+import { OutboundModule } from '../outbound/outbound.module';
+import { DocumentAnalysisController } from './document-analysis.controller';
+import { DocumentIntake } from './document-intake';
+import { DocumentProcessing } from './document-processing';
+import { DocumentSearchController } from './document-search.controller';
+import { DocumentSearchService } from './document-search.service';
+import { DocumentsAdminController } from './documents-admin.controller';
+import { DocumentsService } from './documents.service';
+import { DocumentsSettings } from './documents.settings';
+import { OcrActions } from './ocr-actions';
+import { OcrConfigController } from './ocr-config.controller';
+import { OcrConfigStore } from './ocr-config.store';
+import { OcrDispatcher } from './ocr-dispatcher';
+import { OcrMetrics } from './ocr-metrics';
+import { OcrQueue } from './ocr-queue';
+import { OcrProcessor } from './ocr.processor';
+import { EmbeddedOcrEngine } from './ocr/embedded-engine';
+import { HttpOcrEngine } from './ocr/http-engine';
+import { TextExtraction } from './ocr/text-extraction';
+
+/**
+ * Company file upload, the OCR pipeline, document analysis records and their search. The outbox
+ * consumer that queues OCR jobs runs in every process (any replica may relay); the OCR processor
+ * only where queue processors are enabled.
+ */
+@Module({})
+export class DocumentsModule {
+  static register(options: { processors: boolean }): DynamicModule {
+    const processors: Provider[] = options.processors ? [OcrProcessor] : [];
+    return {
+      module: DocumentsModule,
+      imports: [OutboundModule],
+      controllers: [
+        UploadController,
+        FilesController,
+        OcrConfigController,
+        DocumentAnalysisController,
+        DocumentSearchController,
+        DocumentsAdminController,
+      ],
+      providers: [
+        settingsProvider(DocumentsSettings),
+        settingsProvider(FilesSettings),
+        FileStore,
+        UploadInterceptor,
+        FilesService,
+        OcrConfigStore,
+        OcrQueue,
+        OcrMetrics,
+        EmbeddedOcrEngine,
+        HttpOcrEngine,
+        TextExtraction,
+        DocumentIntake,
+        DocumentProcessing,
+        DocumentsService,
+        DocumentSearchService,
+        OcrActions,
+        OcrDispatcher,
+        ...processors,
+      ],
+      exports: [TextExtraction, DocumentsSettings],
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { toInt } from '../config/load-settings';
+
+/** Settings of the OCR pipeline beside the store settings (OCR_ENABLED, OCR_SERVICE_URL, ...). */
+export class DocumentsSettings {
+  /**
+   * `embedded` (tesseract.js in the worker) or `http` (OCR_SERVICE_URL + OCR_ENDPOINT). Unset: `http`
+   * when OCR_SERVICE_URL is set, `embedded` otherwise.
+   */
+  @IsOptional()
+  @IsIn(['embedded', 'http'])
+  OCR_ENGINE?: 'embedded' | 'http' = undefined;
+
+  /** Embedded engine: Tesseract workers per language, created once and reused; also the job concurrency. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  OCR_WORKERS = 1;
+
+  /** Folder with `<code>.traineddata(.gz)` for languages beyond the bundled eng and fra. */
+  @IsOptional()
+  @IsString()
+  OCR_LANG_PATH?: string = undefined;
+
+  /** Lock of a running OCR job; a worker that dies holding it hands the job on after this long. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
+  OCR_JOB_LOCK_MS = 60000;
+}

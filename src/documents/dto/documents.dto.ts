@@ -1,0 +1,158 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { SORTS } from '../document-queries';
+import { DOCUMENT_STATUSES } from '../entities/document-content.entity';
+import { OCR_LANGUAGE_CODES, SUPPORTED_FILE_TYPES } from '../ocr/languages';
+
+const toBoolean = ({ value }: { value: unknown }) =>
+  value === 'true' || value === true ? true : value === 'false' || value === false ? false : value;
+
+const SORT = new RegExp(`^(${Object.keys(SORTS).join('|')})(,(asc|desc|ASC|DESC))?$`);
+const FILE_TYPES = new RegExp(
+  `^(${SUPPORTED_FILE_TYPES.join('|')})(,(${SUPPORTED_FILE_TYPES.join('|')}))*$`,
+  'i',
+);
+
+/** `page` (0-based) and `size` (at most 100) of the OCR lists. */
+export class OcrPageQueryDto {
+  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Page number, 0-based' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  page = 0;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  size = 20;
+}
+
+export class AnalysisListQueryDto extends OcrPageQueryDto {
+  @ApiPropertyOptional({ enum: DOCUMENT_STATUSES })
+  @IsOptional()
+  @IsIn(DOCUMENT_STATUSES)
+  status?: (typeof DOCUMENT_STATUSES)[number];
+
+  @ApiPropertyOptional({
+    example: 'createdAt,desc',
+    description: `field,direction; fields: ${Object.keys(SORTS).join(', ')}`,
+  })
+  @IsOptional()
+  @Matches(SORT, { message: 'sort must be field,asc|desc with a sortable field' })
+  sort?: string;
+}
+
+export class FullTextQueryDto {
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  includeFullText = false;
+}
+
+export class CompanyQueryDto {
+  @ApiProperty({ description: 'Company id' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  companyId: number;
+}
+
+export class SearchQueryDto extends OcrPageQueryDto {
+  @ApiProperty({ description: 'Company id' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  companyId: number;
+
+  @ApiProperty({ description: 'Words, "a phrase", OR, -excluded', maxLength: 500 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(500)
+  q: string;
+}
+
+export class AdminListQueryDto extends OcrPageQueryDto {
+  @ApiProperty({ description: 'Company id' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  companyId: number;
+
+  @ApiPropertyOptional({ enum: DOCUMENT_STATUSES })
+  @IsOptional()
+  @IsIn(DOCUMENT_STATUSES)
+  status?: (typeof DOCUMENT_STATUSES)[number];
+}
+
+export class UpdateOcrConfigDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  ocrEnabled?: boolean;
+
+  @ApiPropertyOptional({ enum: OCR_LANGUAGE_CODES })
+  @IsOptional()
+  @IsIn(OCR_LANGUAGE_CODES)
+  ocrLanguage?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  ocrAutoProcess?: boolean;
+
+  @ApiPropertyOptional({ example: 'pdf,png,jpg,jpeg,tiff,docx,doc' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @Matches(FILE_TYPES, {
+    message: `ocrFileTypes must list supported extensions: ${SUPPORTED_FILE_TYPES.join(',')}`,
+  })
+  ocrFileTypes?: string;
+}
+
+export class UploadQueryDto {
+  @ApiPropertyOptional({ description: 'Sub-folder, e.g. invoices/2026', example: 'uploads' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(400)
+  folder?: string;
+}
+
+export class LinkQueryDto extends UploadQueryDto {
+  @ApiPropertyOptional({ description: 'Entity type the files belong to (also accepted as a form field)' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_.:-]{1,100}$/, { message: 'ref must be an entity type name' })
+  ref?: string;
+
+  @ApiPropertyOptional({ description: 'Id of the record (also accepted as a form field)' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  refId?: number;
+
+  @ApiPropertyOptional({
+    description: 'Field of the record holding the files (also accepted as a form field)',
+  })
+  @IsOptional()
+  @Matches(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { message: 'field must be a field name' })
+  field?: string;
+}

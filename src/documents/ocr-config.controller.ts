@@ -1,0 +1,78 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { IdParam } from '../common/validation/id-param.pipe';
+import { assertCompanyAccess } from '../files/company-access';
+import { DocumentsService } from './documents.service';
+import { UpdateOcrConfigDto } from './dto/documents.dto';
+import { OcrConfigStore } from './ocr-config.store';
+
+/** The OCR settings of a company and the engine's status. */
+@ApiTags('OCR')
+@Controller('api/companies')
+export class OcrConfigController {
+  constructor(
+    private readonly configs: OcrConfigStore,
+    private readonly documents: DocumentsService,
+  ) {}
+
+  @Get('ocr-status')
+  @Authenticated({ permissions: ['documents:read'] })
+  @ApiOperation({ summary: 'OCR service status, supported languages and the default language' })
+  @ApiOkResponse({
+    description:
+      '{ data: { serviceAvailable, serviceUrl, serviceVersion, supportedLanguages, defaultLanguage } }',
+  })
+  async status() {
+    return { data: await this.documents.serviceStatus() };
+  }
+
+  @Get(':companyId/ocr-config')
+  @Authenticated({ permissions: ['documents:read'] })
+  @ApiOperation({ summary: "A company's OCR configuration" })
+  @ApiOkResponse({ description: '{ data: config }' })
+  async get(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
+    assertCompanyAccess(principal, companyId);
+    return { data: this.configs.view(await this.configs.get(companyId)) };
+  }
+
+  @Put(':companyId/ocr-config')
+  @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
+  @ApiOperation({ summary: "Change a company's OCR configuration (the fields given)" })
+  @ApiOkResponse({ description: '{ data: config, message }' })
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('companyId', IdParam) companyId: number,
+    @Body() dto: UpdateOcrConfigDto,
+  ) {
+    assertCompanyAccess(principal, companyId);
+    const config = await this.configs.update(companyId, {
+      ...dto,
+      ocrFileTypes: dto.ocrFileTypes?.toLowerCase(),
+    });
+    return { data: this.configs.view(config), message: 'OCR configuration updated' };
+  }
+
+  @Post(':companyId/ocr-config/enable')
+  @HttpCode(200)
+  @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
+  @ApiOperation({ summary: 'Turn OCR on for a company' })
+  @ApiOkResponse({ description: '{ data: config, message }' })
+  async enable(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
+    assertCompanyAccess(principal, companyId);
+    const config = await this.configs.update(companyId, { ocrEnabled: true });
+    return { data: this.configs.view(config), message: 'OCR enabled' };
+  }
+
+  @Post(':companyId/ocr-config/disable')
+  @HttpCode(200)
+  @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
+  @ApiOperation({ summary: 'Turn OCR off for a company' })
+  @ApiOkResponse({ description: '{ data: config, message }' })
+  async disable(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
+    assertCompanyAccess(principal, companyId);
+    const config = await this.configs.update(companyId, { ocrEnabled: false });
+    return { data: this.configs.view(config), message: 'OCR disabled' };
+  }
+}

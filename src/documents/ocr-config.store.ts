@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { AuditWriter, diffChanges } from '../audit/audit-writer';
+import { AppError } from '../common/errors/app-error';
+import { StoresSettings } from '../config/stores.settings';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { OCR_LANGUAGE_CODES, OcrLanguage, SUPPORTED_FILE_TYPES } from './ocr/languages';
+
+export interface OcrCompanyConfig {
+  companyId: number;
+  companyName: string;
+  ocrEnabled: boolean;
+  ocrLanguage: string;
+  ocrAutoProcess: boolean;
+  ocrFileTypes: string;
+}
+
+const SELECT = `SELECT id AS "companyId", name AS "companyName", ocr_enabled AS "ocrEnabled",
+  ocr_language AS "ocrLanguage", ocr_auto_process AS "ocrAutoProcess", ocr_file_types AS "ocrFileTypes"
+  FROM public.companies WHERE id = $1`;
+
+/** The OCR settings each company keeps beside its record (production schema, as companies). */
+@Injectable()
+export class OcrConfigStore {
+  constructor(
+    private readonly db: TenantDatabase,
+    private readonly stores: StoresSettings,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  async get(companyId: number): Promise<OcrCompanyConfig> {
+    const [row] = await this.db.production((m) => m.query<OcrCompanyConfig[]>(SELECT, [companyId]));
+    if (!row) throw AppError.notFound('Company');
+    return row;
+  }
+
+  async update(companyId: number, changes: Partial<Omit<OcrCompanyConfig, 'companyId' | 'companyName'>>) {
+    const columns: Record<string, string> = {
+      ocrEnabled: 'ocr_enabled',
+      ocrLanguage: 'ocr_language',
+      ocrAutoProcess: 'ocr_auto_process',
+      ocrFileTypes: 'ocr_file_types',
+    };
+    const sets: string[] = [];
+    const params: unknown[] = [companyId];
+    for (const [field, column] of Object.entries(columns)) {
+      const value = changes[field as keyof typeof changes];
+      if (value === undefined) continue;
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    }
+    const before = await this.get(companyId);
+    if (!sets.length) return before;
+    await this.db.production((production) =>
+      production.transaction(async (m) => {
+        await m.query(
+          `UPDATE public.companies SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`,
+          params,
+        );
+        const after = {
+          ...before,
+          ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
+        };
+        const diff = diffChanges(before, after);
+        if (Object.keys(diff).length) {
+          await this.audit.record(m, {
+            action: 'UPDATE',
+            entityType: 'Company',
+            entityId: companyId,
+            companyId,
+            message: 'OCR configuration changed',
+            changes: diff,
+          });
+        }
+      }),
+    );
+    return this.get(companyId);
+  }
+
+  /** OCR_LANGUAGE when it is one of the supported codes, else `en`. */
+  get defaultLanguage(): string {
+    return OCR_LANGUAGE_CODES.includes(this.stores.OCR_LANGUAGE as OcrLanguage)
+      ? this.stores.OCR_LANGUAGE
+      : 'en';
+  }
+
+  /** OCR runs for a company when it is on globally and for the company. */
+  enabledFor(config: OcrCompanyConfig): boolean {
+    return this.stores.OCR_ENABLED && config.ocrEnabled;
+  }
+
+  /** Extensions (no dot) the company has OCR read, limited to the supported ones. */
+  fileTypes(config: OcrCompanyConfig): string[] {
+    return config.ocrFileTypes
+      .split(',')
+      .map((t) => t.trim().toLowerCase().replace(/^\./, ''))
+      .filter((t) => SUPPORTED_FILE_TYPES.includes(t));
+  }
+
+  view(config: OcrCompanyConfig) {
+    return { ...config, supportedFileTypes: SUPPORTED_FILE_TYPES.map((t) => t.toUpperCase()) };
+  }
+}

@@ -1,0 +1,148 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Tesseract from 'tesseract.js';
+import { DocumentsSettings } from '../documents.settings';
+import { tesseractCode } from './languages';
+import { OcrEngine, OcrResult, OcrServiceStatus } from './ocr-engine';
+
+/** Languages whose data ships with the application (npm packages @tesseract.js-data/<code>). */
+const BUNDLED: Record<string, string> = {
+  eng: '@tesseract.js-data/eng/package.json',
+  fra: '@tesseract.js-data/fra/package.json',
+};
+
+interface Pool {
+  idle: Tesseract.Worker[];
+  waiting: ((worker: Tesseract.Worker) => void)[];
+  ready: Promise<void>;
+}
+
+/**
+ * tesseract.js in worker threads: per language a pool of OCR_WORKERS workers, created on first use
+ * and kept. Every worker has an error handler, so an image Tesseract cannot decode rejects its job
+ * instead of raising an uncaught error in the process; such a worker is replaced.
+ */
+@Injectable()
+export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
+  readonly name = 'embedded' as const;
+  private readonly logger = new Logger(EmbeddedOcrEngine.name);
+  private readonly pools = new Map<string, Pool>();
+  private readonly all = new Set<Tesseract.Worker>();
+
+  constructor(private readonly settings: DocumentsSettings) {}
+
+  status(): Promise<OcrServiceStatus> {
+    return Promise.resolve({ available: true, url: null, version: `tesseract.js ${tesseractVersion()}` });
+  }
+
+  async recognize(content: Buffer, _mime: string, language: string): Promise<OcrResult> {
+    const lang = tesseractCode(language);
+    const worker = await this.take(lang);
+    let healthy = true;
+    try {
+      const { data } = await worker.recognize(content);
+      return {
+        text: data.text ?? '',
+        confidence: Math.max(0, Math.min(1, (data.confidence ?? 0) / 100)),
+        pages: 1,
+      };
+    } catch (err) {
+      healthy = false;
+      throw new Error(`Image could not be read: ${errorText(err)}`);
+    } finally {
+      if (healthy) this.give(lang, worker);
+      else this.replace(lang, worker);
+    }
+  }
+
+  async onModuleDestroy() {
+    await Promise.allSettled([...this.all].map((w) => w.terminate()));
+    this.all.clear();
+    this.pools.clear();
+  }
+
+  /** Folder holding `<lang>.traineddata.gz`: the bundled package, else OCR_LANG_PATH. */
+  private langPath(lang: string): string {
+    const pkg = BUNDLED[lang];
+    if (pkg) return join(dirname(require.resolve(pkg)), '4.0.0');
+    const folder = this.settings.OCR_LANG_PATH;
+    if (
+      folder &&
+      (existsSync(join(folder, `${lang}.traineddata.gz`)) || existsSync(join(folder, `${lang}.traineddata`)))
+    ) {
+      return folder;
+    }
+    throw new Error(`Language data not installed: ${lang} (put ${lang}.traineddata.gz in OCR_LANG_PATH)`);
+  }
+
+  private async createWorker(lang: string): Promise<Tesseract.Worker> {
+    const langPath = this.langPath(lang);
+    const gzip = existsSync(join(langPath, `${lang}.traineddata.gz`));
+    const worker = await Tesseract.createWorker(lang, Tesseract.OEM.LSTM_ONLY, {
+      langPath,
+      gzip,
+      cacheMethod: 'none',
+      errorHandler: (err: unknown) => this.logger.warn(`Tesseract worker (${lang}): ${errorText(err)}`),
+    });
+    this.all.add(worker);
+    return worker;
+  }
+
+  private pool(lang: string): Pool {
+    const pool = this.pools.get(lang);
+    if (pool) return pool;
+    const created: Pool = { idle: [], waiting: [], ready: Promise.resolve() };
+    created.ready = Promise.all(
+      Array.from({ length: this.settings.OCR_WORKERS }, () => this.createWorker(lang)),
+    ).then(
+      (workers) => void created.idle.push(...workers),
+      (err: Error) => {
+        this.pools.delete(lang);
+        throw err;
+      },
+    );
+    this.pools.set(lang, created);
+    return created;
+  }
+
+  private async take(lang: string): Promise<Tesseract.Worker> {
+    const pool = this.pool(lang);
+    await pool.ready;
+    const worker = pool.idle.pop();
+    if (worker) return worker;
+    return new Promise((resolve) => pool.waiting.push(resolve));
+  }
+
+  private give(lang: string, worker: Tesseract.Worker) {
+    const pool = this.pools.get(lang);
+    if (!pool) return void worker.terminate().catch(() => undefined);
+    const next = pool.waiting.shift();
+    if (next) next(worker);
+    else pool.idle.push(worker);
+  }
+
+  /** A worker that failed may be in a broken state: end it and put a fresh one in its place. */
+  private replace(lang: string, worker: Tesseract.Worker) {
+    this.all.delete(worker);
+    void worker.terminate().catch(() => undefined);
+    this.createWorker(lang).then(
+      (fresh) => this.give(lang, fresh),
+      (err: Error) => this.logger.error(`Could not replace a Tesseract worker: ${err.message}`),
+    );
+  }
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return typeof err === 'string' ? err : JSON.stringify(err);
+}
+
+function tesseractVersion(): string {
+  try {
+    const pkg = join(dirname(require.resolve('tesseract.js')), '..', 'package.json');
+    return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,42 @@
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { IdParam } from '../common/validation/id-param.pipe';
+import { fileView } from './file-view';
+import { FilesService } from './files.service';
+
+/** Uploaded files, read back by their company's members (404 for other companies' files). */
+@ApiTags('Files')
+@Controller('api/files')
+export class FilesController {
+  constructor(private readonly files: FilesService) {}
+
+  @Get(':id')
+  @Authenticated({ permissions: ['documents:read'] })
+  @ApiOperation({ summary: 'An uploaded file record' })
+  @ApiOkResponse({ description: '{ data: file record }' })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
+    return { data: fileView(await this.files.get(principal, id)) };
+  }
+
+  @Get(':id/content')
+  @Authenticated({ permissions: ['documents:read'] })
+  @ApiOperation({ summary: 'The bytes of an uploaded file' })
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ description: 'The file, with its detected content type' })
+  async content(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IdParam) id: number,
+    @Res() res: Response,
+  ) {
+    const file = await this.files.get(principal, id);
+    const stream = await this.files.open(file);
+    res.setHeader('Content-Type', file.mime);
+    res.setHeader('Content-Length', String(file.size));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+    stream.pipe(res);
+  }
+}

@@ -1,0 +1,115 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { bootApp, superAdminToken, TestApp } from '../support/test-app';
+import { until } from '../webhooks/receiver';
+import { FakeOcrService } from './fake-ocr-service';
+import { renderTextPng } from './fixtures';
+import { documentOf, upload } from './helpers';
+
+const ROOT = join(__dirname, '..', '..');
+const OUT = join(ROOT, 'dist', 'documents-e2e');
+const WORKER = join(OUT, 'src', 'worker.js');
+
+/** Compiles the app for the child worker; type errors elsewhere in the tree do not stop the emit. */
+function compile(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const args = [
+      tsc,
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      OUT,
+      '--tsBuildInfoFile',
+      join(OUT, '.tsbuildinfo'),
+    ];
+    execFile(process.execPath, args, { cwd: ROOT }, () =>
+      existsSync(WORKER) ? resolve() : reject(new Error(`tsc did not produce ${WORKER}`)),
+    );
+  });
+}
+
+function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [WORKER], {
+    cwd: ROOT,
+    env: { ...env, QUEUE_PROCESSORS_ENABLED: 'true', WORKER_PORT: '0', LOG_LEVEL: 'log' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`worker did not start:\n${output}`));
+    }, 30000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/Worker running; probes on port (\d+)/.test(output)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
+  });
+}
+
+/** A worker killed with SIGKILL in the middle of an OCR job loses no document. */
+describe('an OCR job survives a killed worker', () => {
+  let t: TestApp;
+  let ocr: FakeOcrService;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    ocr = await new FakeOcrService().start();
+    await compile();
+    t = await bootApp({
+      env: {
+        QUEUE_PROCESSORS_ENABLED: 'false',
+        OCR_ENABLED: 'true',
+        OCR_ENGINE: 'http',
+        OCR_SERVICE_URL: ocr.url,
+        OCR_TIMEOUT_SECONDS: '60',
+        OCR_JOB_LOCK_MS: '1500',
+        EVENT_RELAY_POLL_MS: '200',
+      },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    const live = workers.filter((w) => w.exitCode === null && w.signalCode === null);
+    const exits = live.map((w) => new Promise((resolve) => w.once('exit', resolve)));
+    for (const w of live) w.kill('SIGKILL');
+    await Promise.all(exits);
+    await t?.close();
+    await ocr?.stop();
+  });
+
+  it('processes the document after a restart', async () => {
+    const token = await superAdminToken(t);
+    const headers = { Authorization: `Bearer ${token}` };
+    const companies = await t.http().get('/api/admin/companies').set(headers).expect(200);
+    const companyId = Math.min(...companies.body.data.map((c: { id: number }) => c.id));
+    await t.http().post(`/api/companies/${companyId}/ocr-config/enable`).set(headers).expect(200);
+
+    workers.push(await startWorker(t.env));
+    ocr.hold = 1; // the first request is never answered
+    const up = await upload(t, headers, companyId, [['killed.png', renderTextPng(['KILLED'])]]).expect(201);
+    await until(
+      async () => ocr.requests.length,
+      (n) => n === 1,
+      20000,
+    );
+    const processing = await documentOf(t, headers, up.body[0].id, ['PROCESSING'], 5000);
+    expect(processing.inProgress).toBe(true);
+    const first = workers[0];
+    const exited = new Promise((resolve) => first.once('exit', resolve));
+    first.kill('SIGKILL');
+    await exited;
+
+    workers.push(await startWorker(t.env));
+    const done = await documentOf(t, headers, up.body[0].id, ['COMPLETED'], 30000);
+    expect(done.extractedText).toBe(ocr.text);
+    expect(ocr.requests).toHaveLength(2);
+  });
+});
