@@ -13,6 +13,7 @@ import { OutagesCompliance1734000000000 } from './1734000000000-OutagesComplianc
 import { ContentTypes1734100000000 } from './1734100000000-ContentTypes';
 import { AiExchanges1734200000000 } from './1734200000000-AiExchanges';
 import { DocumentsOcr1734300000000 } from './1734300000000-DocumentsOcr';
+import { ObligationDueOrder1734310000000 } from './1734310000000-ObligationDueOrder';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const CLIENT_MIGRATIONS = [
   ContentTypes1734100000000,
   AiExchanges1734200000000,
   DocumentsOcr1734300000000,
+  ObligationDueOrder1734310000000,
 ];
