@@ -15,6 +15,7 @@ import { AppConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
 import { AppLogger } from './operations/logging/app-logger';
 import { DrainState } from './operations/shutdown/drain-state';
+import { requestLines } from './operations/logging/request-lines';
 import { mountQueueBoard } from './operations/queue-board';
 
 /** Builds the fully configured application (used by main.ts, the worker and the tests). */
@@ -28,6 +29,7 @@ export async function createApp(
   });
   app.useLogger(app.get(AppLogger));
   app.use(app.get(DrainState).track);
+  app.use(requestLines());
   const config = app.get(AppConfig);
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.disable('x-powered-by');

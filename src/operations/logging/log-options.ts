@@ -1,11 +1,8 @@
 import type { Params } from 'nestjs-pino';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { LevelWithSilent, LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
-import type { Options as HttpOptions } from 'pino-http';
 import { REDACTED, redactText } from '../../common/logging/redact';
-import { activeTraceId, completedRequestFields, contextFields, pathOf } from './log-fields';
-import { requestIdOf } from './request-id';
+import { contextFields, pathOf } from './log-fields';
 
 /** The service's level names (Nest's) and pino's. */
 const LEVELS: Record<string, LevelWithSilent> = {
@@ -15,9 +12,6 @@ const LEVELS: Record<string, LevelWithSilent> = {
   debug: 'debug',
   verbose: 'trace',
 };
-
-/** Probes and scrapes answer every few seconds; their lines are at debug level. */
-const PROBE = /^\/(management\/health|metrics)(\/|$)/;
 
 /** Object fields whose value is a secret, wherever they appear in a logged object. */
 const SECRET_PATHS = [
@@ -37,8 +31,6 @@ const SECRET_PATHS = [
   '*.refreshToken',
   '*.headers',
 ];
-
-type Logged = IncomingMessage & { id?: string; traceId?: string };
 
 function redactError(err: Error): Record<string, unknown> {
   const serialized = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
@@ -67,36 +59,8 @@ export function pinoOptions(level: string): LoggerOptions {
         return method.apply(this, masked as Parameters<typeof method>);
       },
     },
-    serializers: { err: redactError },
-  };
-}
-
-export function httpOptions(level: string): HttpOptions {
-  return {
-    ...pinoOptions(level),
-    genReqId: (req: IncomingMessage, res: ServerResponse) => requestIdOf(req, res),
-    quietReqLogger: true,
-    customAttributeKeys: { reqId: 'requestId', responseTime: 'responseTime' },
-    // Called when the request starts (the trace is active then) and once it is answered.
-    customProps: (req, res) => {
-      if (res.headersSent) return completedRequestFields(req, res);
-      (req as Logged).traceId = activeTraceId();
-      return {};
-    },
-    customLogLevel: (req, res, err) => {
-      if (PROBE.test(pathOf(req.url))) return res.statusCode >= 500 ? 'warn' : 'debug';
-      if (res.statusCode === 503) return 'warn'; // shedding load (BUSY) or a dependency down: not a fault here
-      return err || res.statusCode >= 500 ? 'error' : 'info';
-    },
-    // A 5xx answer is not an exception of its own: the exception filter has logged the cause.
-    customErrorObject: (_req, _res, err, value: Record<string, unknown>) => {
-      if (!err.message.startsWith('failed with status code')) return value;
-      const rest = { ...value };
-      delete rest.err;
-      return rest;
-    },
-    customSuccessMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${pathOf(req.url)} ${res.statusCode}`,
+    // A request line logs the request and response objects (request-lines.ts); pino-http has wrapped
+    // these around its standard serializers, which give method, url and statusCode.
     serializers: {
       err: redactError,
       req: (req: { method?: string; url?: string }) => ({ method: req.method, path: pathOf(req.url) }),
@@ -110,12 +74,14 @@ const STDOUT = { write: (line: string) => process.stdout.write(line) };
 
 /** nestjs-pino module parameters: JSON lines, or pino-pretty text written synchronously. */
 export function loggerParams(level: string, format: 'json' | 'pretty'): Params {
-  const options = httpOptions(level);
   const pinoHttp: Params['pinoHttp'] = [
-    options,
+    pinoOptions(level),
     format === 'pretty'
       ? pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,req,res' })
       : STDOUT,
   ];
-  return { pinoHttp, forRoutes: ['*'] };
+  // nestjs-pino's own request middleware (a pino-http child logger and a context scope per request)
+  // is not mounted: request lines come from requestLines() (request-lines.ts), and lines logged
+  // during a request take its id and tenant from the tenant context (contextFields).
+  return { pinoHttp, forRoutes: [] };
 }
