@@ -1,34 +1,17 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { bootApp, superAdminToken, TestApp } from '../support/test-app';
 import { until } from '../webhooks/receiver';
 import { FakeOcrService } from './fake-ocr-service';
 import { renderTextPng } from './fixtures';
 import { documentOf, upload } from './helpers';
+import { compileApp } from '../support/compile-app';
 
 const ROOT = join(__dirname, '..', '..');
 const OUT = join(ROOT, 'dist', 'documents-e2e');
 const WORKER = join(OUT, 'src', 'worker.js');
 
-/** Compiles the app for the child worker; type errors elsewhere in the tree do not stop the emit. */
-function compile(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = [
-      tsc,
-      '-p',
-      'tsconfig.build.json',
-      '--outDir',
-      OUT,
-      '--tsBuildInfoFile',
-      join(OUT, '.tsbuildinfo'),
-    ];
-    execFile(process.execPath, args, { cwd: ROOT }, () =>
-      existsSync(WORKER) ? resolve() : reject(new Error(`tsc did not produce ${WORKER}`)),
-    );
-  });
-}
+const compile = () => compileApp('documents-e2e');
 
 function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, [WORKER], {

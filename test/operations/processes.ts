@@ -1,29 +1,11 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { compileApp } from '../support/compile-app';
 
 const ROOT = join(__dirname, '..', '..');
 const OUT = join(ROOT, 'dist', 'operations-e2e');
 
-/** Compiles the app (as `npm run build` does) into a folder of this test folder's own. */
-export function compile(): Promise<void> {
-  const entry = join(OUT, 'src', 'main.js');
-  return new Promise((resolve, reject) => {
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = [
-      tsc,
-      '-p',
-      'tsconfig.build.json',
-      '--outDir',
-      OUT,
-      '--tsBuildInfoFile',
-      join(OUT, '.tsbuildinfo'),
-    ];
-    execFile(process.execPath, args, { cwd: ROOT }, () =>
-      existsSync(entry) ? resolve() : reject(new Error(`tsc did not produce ${entry}`)),
-    );
-  });
-}
+export const compile = () => compileApp('operations-e2e');
 
 /** A spawned `node dist/src/main.js` or `worker.js`, its output kept for the assertions. */
 export interface Spawned {

@@ -1,33 +1,16 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { bootApp, superAdminToken, TestApp } from '../support/test-app';
 import { REDIS_URL } from '../support/test-env';
 import { Receiver, until } from './receiver';
+import { compileApp } from '../support/compile-app';
 
 const ROOT = join(__dirname, '..', '..');
 const OUT = join(ROOT, 'dist', 'webhooks-e2e');
 const WORKER = join(OUT, 'src', 'worker.js');
 
-/** Compiles the app for the child worker; type errors elsewhere in the tree do not stop the emit. */
-function compile(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = [
-      tsc,
-      '-p',
-      'tsconfig.build.json',
-      '--outDir',
-      OUT,
-      '--tsBuildInfoFile',
-      join(OUT, '.tsbuildinfo'),
-    ];
-    execFile(process.execPath, args, { cwd: ROOT }, () =>
-      existsSync(WORKER) ? resolve() : reject(new Error(`tsc did not produce ${WORKER}`)),
-    );
-  });
-}
+const compile = () => compileApp('webhooks-e2e');
 
 const workerPorts = new WeakMap<ChildProcess, number>();
 
