@@ -1,5 +1,7 @@
-import { ChildProcess, fork } from 'node:child_process';
+import { ChildProcess, fork, spawn } from 'node:child_process';
 import { join } from 'node:path';
+
+const WORKER_JS = join(__dirname, '..', 'src', 'worker.js');
 
 export interface Child {
   port: number;
@@ -48,4 +50,33 @@ export async function startChild(name: string, env: NodeJS.ProcessEnv): Promise<
         child.send({ type: 'stop' });
       }),
   };
+}
+
+/** Starts one worker process (the compiled src/worker.js) and resolves once it runs. */
+export function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, WORKER_JS], {
+    env: {
+      ...env,
+      QUEUE_PROCESSORS_ENABLED: 'true',
+      WORKER_PORT: '0',
+      LOG_LEVEL: 'log',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Worker running')) {
+        clearTimeout(timer);
+        output = '';
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output.slice(-2000)}`)));
+  });
 }

@@ -12,15 +12,15 @@
  * false: HTTP, outbox relay), deliveries run in BENCH_WORKERS worker process(es) (dist-bench/src/worker.js).
  * It boots the real app against a throw-away database (test/support helpers) and drops it at the end.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { SmtpSink } from '../test/support/smtp-sink';
 import { Client } from 'pg';
 import { bootApp, provisionClient, TestApp } from '../test/support/test-app';
 import { databaseUrl } from '../test/support/test-env';
 import { withBenchRun } from './bench-env';
+import { startWorker } from './child';
 
 const RATE = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 100);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 10);
@@ -28,7 +28,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 /** Events sent at the same rate before the measured ones: delivered and checked, not timed. */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
-const WORKER_JS = join(__dirname, '..', 'src', 'worker.js');
 /** Give up waiting for deliveries after this long without a new one. */
 const DRAIN_MS = 20_000;
 
@@ -122,35 +121,6 @@ async function generate(
   }
   await Promise.all(inFlight);
   return { total, failures, seconds: (Date.now() - started) / 1000 };
-}
-
-/** Starts one worker process (the compiled src/worker.js) and resolves once it runs. */
-function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, WORKER_JS], {
-    env: {
-      ...env,
-      QUEUE_PROCESSORS_ENABLED: 'true',
-      WORKER_PORT: '0',
-      LOG_LEVEL: 'log',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Worker running')) {
-        clearTimeout(timer);
-        output = '';
-        resolve(child);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output.slice(-2000)}`)));
-  });
 }
 
 async function startWorkers(env: NodeJS.ProcessEnv, workers: ChildProcess[]) {

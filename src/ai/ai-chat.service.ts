@@ -20,6 +20,8 @@ export interface PreparedChat {
   provider: ChatProvider;
   request: VendorRequest;
   started: number;
+  /** Time spent waiting on the vendor (attempts and the pauses between them), set once it answered. */
+  vendorMs: number;
 }
 
 /** One Server-Sent Event of a streamed chat. */
@@ -67,21 +69,26 @@ export class AiChatService {
       temperature: dto.temperature,
       maxTokens: dto.maxTokens,
     };
-    return { principal, dto, provider, request, started: performance.now() };
+    return { principal, dto, provider, request, started: performance.now(), vendorMs: 0 };
   }
 
   /** The whole answer at once; 502 AI_CHAT_FAILED once the retries are spent. */
   async chat(chat: PreparedChat, signal: AbortSignal): Promise<ChatResultDto> {
+    const vendorStarted = performance.now();
     for (let attempt = 0; ; attempt++) {
+      let answer: VendorAnswer;
       try {
-        const answer = await chat.provider.chat(chat.request, signal);
-        return await this.succeeded(chat, answer);
+        answer = await chat.provider.chat(chat.request, signal);
       } catch (err) {
         if (!(await this.retry(err, attempt, signal))) {
+          chat.vendorMs = performance.now() - vendorStarted;
           await this.failed(chat, err);
           throw chatFailed();
         }
+        continue;
       }
+      chat.vendorMs = performance.now() - vendorStarted;
+      return this.succeeded(chat, answer);
     }
   }
 
@@ -92,9 +99,11 @@ export class AiChatService {
    */
   async *stream(chat: PreparedChat, signal: AbortSignal): AsyncGenerator<ChatEvent> {
     let begun = false;
+    const vendorStarted = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {
         for await (const piece of chat.provider.stream(chat.request, signal)) {
+          chat.vendorMs = performance.now() - vendorStarted;
           if ('delta' in piece) {
             begun = true;
             yield { event: 'delta', data: { content: piece.delta } };
@@ -105,6 +114,7 @@ export class AiChatService {
         return;
       } catch (err) {
         if (begun || !(await this.retry(err, attempt, signal))) {
+          chat.vendorMs = performance.now() - vendorStarted;
           await this.failed(chat, err);
           if (!begun) throw chatFailed();
           const { status, code, message } = chatFailed();
@@ -113,6 +123,16 @@ export class AiChatService {
         }
       }
     }
+  }
+
+  /**
+   * The gateway's own share of a chat (time since the request arrived, less the time waiting on the
+   * vendor) and the vendor's, in ms; the gateway's share is observed in ai_gateway_overhead_seconds.
+   */
+  timing(chat: PreparedChat, receivedAt: number) {
+    const gatewayMs = Math.max(0, performance.now() - receivedAt - chat.vendorMs);
+    this.metrics.overhead.observe({ provider: upperCode(chat.provider.code) }, gatewayMs / 1000);
+    return { gatewayMs, vendorMs: chat.vendorMs };
   }
 
   /** Waits before another attempt when the error is worth one and attempts are left. */

@@ -9,6 +9,7 @@ export class AiMetrics {
   readonly tokens: Counter<'provider' | 'model' | 'direction'>;
   readonly duration: Histogram<'provider' | 'model'>;
   readonly cost: Counter<'provider' | 'model'>;
+  readonly overhead: Histogram<'provider'>;
 
   constructor(metrics: MetricsService) {
     const registers = [metrics.registry];
@@ -35,6 +36,13 @@ export class AiMetrics {
       name: 'ai_cost_usd_total',
       help: 'Estimated cost of AI chats in USD (price table)',
       labelNames: ['provider', 'model'],
+      registers,
+    });
+    this.overhead = new Histogram({
+      name: 'ai_gateway_overhead_seconds',
+      help: 'Time a chat spent in the gateway outside the vendor call (auth, checks, rate, cost, log hand-off)',
+      labelNames: ['provider'],
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     });
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
   ApiBadRequestResponse,
@@ -9,9 +9,10 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
+import { receivedAt } from '../operations/logging/request-lines';
 import { AiChatService } from './ai-chat.service';
 import { AiProviders, providerNotAvailable } from './ai-providers';
 import { AiSettings } from './ai.settings';
@@ -43,13 +44,23 @@ export class AiController {
       'with the chat result; a failure after the first event ends the stream with an `error` event.',
   })
   @ApiProduces('application/json', 'text/event-stream')
-  @ApiOkResponse({ type: ChatResultEnvelopeDto })
+  @ApiOkResponse({
+    type: ChatResultEnvelopeDto,
+    headers: {
+      'Server-Timing': {
+        description:
+          "Whole answers: `gateway;dur=<ms>, vendor;dur=<ms>`, the gateway's own time and the vendor's",
+        schema: { type: 'string' },
+      },
+    },
+  })
   @ApiBadRequestResponse({ description: 'VALIDATION_ERROR, or PROVIDER_NOT_AVAILABLE' })
   @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED: over the per-user chat rate' })
   @ApiBadGatewayResponse({ description: 'AI_CHAT_FAILED: the vendor failed after the retries' })
   async chat(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: ChatRequestDto,
+    @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
     const prepared = await this.chats.prepare(principal, dto);
@@ -58,9 +69,16 @@ export class AiController {
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    if (dto.stream) return streamEvents(res, this.chats.stream(prepared, abort.signal));
+    if (dto.stream) {
+      await streamEvents(res, this.chats.stream(prepared, abort.signal));
+      this.chats.timing(prepared, receivedAt(req));
+      return;
+    }
     const data = await this.chats.chat(prepared, abort.signal);
-    if (!res.destroyed) res.status(200).json({ data });
+    if (res.destroyed) return;
+    const { gatewayMs, vendorMs } = this.chats.timing(prepared, receivedAt(req));
+    res.set('Server-Timing', `gateway;dur=${gatewayMs.toFixed(2)}, vendor;dur=${vendorMs.toFixed(2)}`);
+    res.status(200).json({ data });
   }
 
   @Get('providers')

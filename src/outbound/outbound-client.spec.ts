@@ -3,11 +3,15 @@ import { AddressInfo } from 'node:net';
 import { guardedLookup, Resolver } from './address-guard';
 import { OutboundClient, OutboundError } from './outbound-client';
 
-/** A real local peer: /json, /big (1 MB), /slow (never answers), /redirect, /echo. */
+/** A real local peer: /json, /big (1 MB), /events (1 MB of server-sent events), /slow (never answers), /redirect, /echo. */
 function startPeer(): Promise<{ server: http.Server; base: string }> {
   const server = http.createServer((req, res) => {
     if (req.url === '/json') return res.end(JSON.stringify({ hello: 'world' }));
     if (req.url === '/big') return res.end(Buffer.alloc(1024 * 1024, 'x'));
+    if (req.url === '/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      return res.end(Buffer.alloc(1024 * 1024, 'x'));
+    }
     if (req.url === '/slow') return;
     if (req.url === '/redirect') {
       res.writeHead(302, { location: '/json' });
@@ -134,7 +138,12 @@ describe('OutboundClient', () => {
     expect(upload.body).toContain('%PDF-1.4');
     const redirect = await fetchFn(`${peer.base}/redirect`);
     expect(redirect.status).toBe(302);
-    await expect((await fetchFn(`${peer.base}/big`)).arrayBuffer()).rejects.toThrow(/larger than/);
+    // A whole answer is read before fetch resolves, so the cap fails the call itself.
+    await expect(fetchFn(`${peer.base}/big`)).rejects.toThrow(/larger than/);
+    // A streamed answer resolves at once and fails while it is read.
+    const events = await fetchFn(`${peer.base}/events`);
+    expect(events.headers.get('content-type')).toBe('text/event-stream');
+    await expect(events.arrayBuffer()).rejects.toThrow(/larger than/);
     await expect(trusted.fetchFunction({ ...limits, timeoutMs: 150 })(`${peer.base}/slow`)).rejects.toThrow(
       /Timed out/,
     );

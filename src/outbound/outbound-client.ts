@@ -41,6 +41,48 @@ export interface FetchLimits {
 }
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+/** Answers an SDK reads piece by piece (server-sent events, NDJSON): handed over as a stream. */
+const STREAMED_TYPES = /^(text\/event-stream|application\/(x-)?ndjson|application\/jsonl)/i;
+
+interface FetchRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  signal?: AbortSignal | null;
+}
+
+/**
+ * The parts of a fetch call. SDKs pass a URL string and a string or byte body: read directly, as a
+ * `Request` costs about as much as the rest of the call; anything else goes through `Request`.
+ */
+async function fetchRequest(input: string | URL | Request, init?: RequestInit): Promise<FetchRequest> {
+  const body = init?.body;
+  if (
+    !(input instanceof Request) &&
+    (body == null || typeof body === 'string' || body instanceof Uint8Array)
+  ) {
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    return {
+      url: String(input),
+      method: (init?.method ?? 'GET').toUpperCase(),
+      headers,
+      body: body == null ? undefined : Buffer.from(body),
+      signal: init?.signal,
+    };
+  }
+  const request = new Request(input, init);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => (headers[name] = value));
+  return {
+    url: request.url,
+    method: request.method,
+    headers,
+    body: request.body ? Buffer.from(await request.arrayBuffer()) : undefined,
+    signal: request.signal,
+  };
+}
 
 /**
  * Makes outbound HTTP calls with one set of rules: http(s) only, no credentials in URLs, an overall
@@ -98,16 +140,13 @@ export class OutboundClient {
    */
   fetchFunction(limits: FetchLimits): typeof fetch {
     return async (input, init) => {
-      const request = new Request(input, init);
+      const request = await fetchRequest(input, init);
       const url = this.check(request.url);
-      const headers: Record<string, string> = {};
-      request.headers.forEach((value, name) => (headers[name] = value));
-      delete headers['accept-encoding']; // node:http does not decompress: ask for identity
-      const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+      delete request.headers['accept-encoding']; // node:http does not decompress: ask for identity
       const deadline = this.deadline(limits.timeoutMs, request.signal);
       let res: http.IncomingMessage;
       try {
-        res = await this.open(url, { method: request.method, headers, body }, deadline.signal);
+        res = await this.open(url, request, deadline.signal);
       } catch (err) {
         deadline.clear();
         throw deadline.explain(err);
@@ -117,13 +156,28 @@ export class OutboundClient {
         responseHeaders.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
       }
       const status = res.statusCode ?? 0;
+      const head = { status, statusText: res.statusMessage, headers: responseHeaders };
       if (NULL_BODY_STATUS.has(status) || request.method === 'HEAD') {
         res.resume();
         deadline.clear();
-        return new Response(null, { status, statusText: res.statusMessage, headers: responseHeaders });
+        return new Response(null, head);
       }
-      const stream = cappedStream(res, limits.maxResponseBytes, deadline);
-      return new Response(stream, { status, statusText: res.statusMessage, headers: responseHeaders });
+      if (STREAMED_TYPES.test(res.headers['content-type'] ?? '')) {
+        return new Response(cappedStream(res, limits.maxResponseBytes, deadline), head);
+      }
+      // A whole answer (JSON...) is read here: cheaper than a web stream piped through a cap.
+      try {
+        const read = await readCapped(res, limits.maxResponseBytes + 1, deadline.signal);
+        if (read.body.length > limits.maxResponseBytes) {
+          throw new OutboundError('network', `Response larger than ${limits.maxResponseBytes} bytes`);
+        }
+        if (read.truncated) throw new OutboundError('network', 'Request failed: the answer was cut short');
+        return new Response(read.body, head);
+      } catch (err) {
+        throw deadline.explain(err);
+      } finally {
+        deadline.clear();
+      }
     };
   }
 

@@ -315,6 +315,26 @@ describe('AI chat', () => {
     await t.http().get('/api/ai/stats/costs').set(as(acme.adminToken)).expect(400);
   });
 
+  it("tells the gateway's own time apart from the vendor's in Server-Timing and the overhead histogram", async () => {
+    const overheadCount = async () => {
+      const text = (await t.http().get('/metrics').expect(200)).text;
+      return Number(/ai_gateway_overhead_seconds_count\{provider="OPENAI"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const before = await overheadCount();
+    fake.plan('openai', { delayMs: 250 });
+    const started = Date.now();
+    const res = await chat({ provider: 'openai', messages: hello }).expect(200);
+    const elapsed = Date.now() - started;
+    const timing = /^gateway;dur=([\d.]+), vendor;dur=([\d.]+)$/.exec(String(res.headers['server-timing']));
+    expect(timing).not.toBeNull();
+    const [gatewayMs, vendorMs] = [Number(timing![1]), Number(timing![2])];
+    expect(vendorMs).toBeGreaterThanOrEqual(245);
+    expect(gatewayMs).toBeGreaterThanOrEqual(0);
+    expect(gatewayMs).toBeLessThan(200); // the vendor's 250 ms are not counted as the gateway's
+    expect(gatewayMs + vendorMs).toBeLessThanOrEqual(elapsed + 1);
+    expect(await overheadCount()).toBe(before + 1);
+  });
+
   it('counts requests, tokens, cost and duration in /metrics', async () => {
     await chat({ provider: 'openai', messages: hello }).expect(200);
     const res = await t.http().get('/metrics').expect(200);

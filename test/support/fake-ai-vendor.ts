@@ -51,13 +51,16 @@ export class FakeVendor {
   private server?: http.Server;
   port = 0;
 
+  /** How long every answer takes when no plan says otherwise (0: at once). */
+  answerDelayMs = 0;
+
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => void this.handle(req, res, Buffer.concat(chunks).toString('utf8')));
     });
-    this.server.keepAliveTimeout = 500;
+    this.server.keepAliveTimeout = 5000; // real vendors keep connections for minutes; under 1 s Node clients drop them after each answer
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
@@ -107,7 +110,8 @@ export class FakeVendor {
       if (!res.writableFinished) seen.closedEarly = true;
     });
     const step = this.plans.get(vendor)?.shift() ?? {};
-    if (step.delayMs) await sleep(step.delayMs);
+    const delayMs = step.delayMs ?? this.answerDelayMs;
+    if (delayMs) await sleep(delayMs);
     if (res.destroyed) return;
     if (step.status) return this.error(vendor, res, step.status);
     const streaming =

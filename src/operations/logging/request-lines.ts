@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { PinoLogger } from 'nestjs-pino';
 import type { Level } from 'pino';
 import { activeTraceId, completedRequestFields, pathOf } from './log-fields';
@@ -17,6 +18,13 @@ export function requestLineLevel(req: IncomingMessage, res: ServerResponse): Lev
 
 type Traced = Request & { traceId?: string };
 
+const RECEIVED_AT = Symbol('receivedAt');
+
+/** When the request reached the app (performance.now()), for timings of the app's own share. */
+export function receivedAt(req: IncomingMessage): number {
+  return (req as IncomingMessage & { [RECEIVED_AT]?: number })[RECEIVED_AT] ?? performance.now();
+}
+
 /**
  * One line per answered request, written when the answer is finished: request id, method, path
  * without its query string, status, time, and the client, sandbox, user, route and trace id of
@@ -27,6 +35,7 @@ type Traced = Request & { traceId?: string };
 export function requestLines() {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = Date.now();
+    (req as Request & { [RECEIVED_AT]?: number })[RECEIVED_AT] = performance.now();
     const requestId = requestIdOf(req, res);
     const traceId = activeTraceId();
     if (traceId) (req as Traced).traceId = traceId;
