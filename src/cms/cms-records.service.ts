@@ -6,6 +6,7 @@ import { paged } from '../common/pagination/pagination';
 import { quoteIdent } from '../database/ddl';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { orderBy, Params, searchConditions, selectList, toRecord } from './cms-sql';
+import { mediaProblems } from './cms-media';
 import { checkValue } from './cms-values';
 import { ContentTypeCache } from './content-type-cache';
 import { CompiledType } from './content-type.types';
@@ -64,7 +65,7 @@ export class CmsRecordsService {
     return this.fresh(collection, async (type) => {
       const values = this.valuesOf(type, body, true);
       const data = await this.write(type, async (m) => {
-        await this.checkReferences(m, type, values);
+        await this.checkReferences(m, principal, type, values);
         const params = new Params();
         const columns = ['"created_by_id"', '"updated_by_id"'];
         const placeholders = [params.add(principal.userId), params.add(principal.userId)];
@@ -92,25 +93,78 @@ export class CmsRecordsService {
       const values = this.valuesOf(type, body, false);
       const data = await this.write(type, async (m) => {
         const before = await this.read(type, id, m, true);
-        await this.checkReferences(m, type, values);
-        const params = new Params();
-        const sets = [`"updated_at" = now()`, `"updated_by_id" = ${params.add(principal.userId)}`];
-        for (const [name, value] of Object.entries(values)) {
-          const field = type.fields.get(name)!;
-          if (!field.joinTable)
-            sets.push(`${quoteIdent(field.column)} = ${params.add(value, field.sqlType!)}`);
-        }
-        await m.query(
-          `UPDATE ${quoteIdent(type.table)} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`,
-          params.values,
-        );
-        await this.writeLinks(m, type, id, values, true);
-        const after = await this.read(type, id, m);
-        await this.changes.updated(m, principal, type, before, after, 'updated');
-        return after;
+        await this.checkReferences(m, principal, type, values);
+        return this.applyUpdate(m, principal, type, id, values, before);
       });
       return { data };
     });
+  }
+
+  /** Whether a record of the type exists. */
+  async exists(type: CompiledType, id: number): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM ${quoteIdent(type.table)} WHERE id = $1`, [id]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Puts freshly uploaded files into a record's media field, in the upload's transaction `m`: a
+   * single media field takes the file, a multiple one appends the ids it does not hold yet. The
+   * files were checked by the upload (the caller's company, `allowedTypes`); the record is locked
+   * and must still exist (400 on `refId`). Written, audited and announced like any update.
+   */
+  async attachMedia(
+    m: EntityManager,
+    principal: Principal,
+    type: CompiledType,
+    id: number,
+    fieldName: string,
+    fileIds: number[],
+  ): Promise<void> {
+    const field = type.fields.get(fieldName)!;
+    const [current] = await m.query(
+      `SELECT ${quoteIdent(field.column)} AS value FROM ${quoteIdent(type.table)} WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    if (!current) {
+      throw AppError.validation([
+        { field: 'refId', message: `refId must name a ${type.collectionName} record` },
+      ]);
+    }
+    let value: unknown = fileIds[fileIds.length - 1];
+    if (field.def.multiple) {
+      const held = (current.value ?? []) as number[];
+      const checked = checkValue(field.def, [...held, ...fileIds], null);
+      if (!checked.ok)
+        throw AppError.validation([{ field: 'field', message: `${fieldName} ${checked.message}` }]);
+      value = JSON.stringify(checked.value);
+    }
+    const before = await this.read(type, id, m);
+    await this.applyUpdate(m, principal, type, id, { [fieldName]: value }, before);
+  }
+
+  /** Writes checked values into a locked record: updatedAt/updatedBy, join tables, audit and event. */
+  private async applyUpdate(
+    m: EntityManager,
+    principal: Principal,
+    type: CompiledType,
+    id: number,
+    values: Record<string, unknown>,
+    before: Row,
+  ): Promise<Row> {
+    const params = new Params();
+    const sets = [`"updated_at" = now()`, `"updated_by_id" = ${params.add(principal.userId)}`];
+    for (const [name, value] of Object.entries(values)) {
+      const field = type.fields.get(name)!;
+      if (!field.joinTable) sets.push(`${quoteIdent(field.column)} = ${params.add(value, field.sqlType!)}`);
+    }
+    await m.query(
+      `UPDATE ${quoteIdent(type.table)} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`,
+      params.values,
+    );
+    await this.writeLinks(m, type, id, values, true);
+    const after = await this.read(type, id, m);
+    await this.changes.updated(m, principal, type, before, after, 'updated');
+    return after;
   }
 
   async remove(principal: Principal, collection: string, id: number): Promise<void> {
@@ -235,8 +289,16 @@ export class CmsRecordsService {
     return values;
   }
 
-  /** A relation to a record that does not exist is 400 naming the field. */
-  private async checkReferences(m: EntityManager, type: CompiledType, values: Record<string, unknown>) {
+  /**
+   * A relation to a record that does not exist is 400 naming the field, and so is a media id that
+   * names no uploaded file of the caller's company or a file outside the field's `allowedTypes`.
+   */
+  private async checkReferences(
+    m: EntityManager,
+    principal: Principal,
+    type: CompiledType,
+    values: Record<string, unknown>,
+  ) {
     const errors: FieldError[] = [];
     for (const [name, value] of Object.entries(values)) {
       const field = type.fields.get(name)!;
@@ -250,6 +312,7 @@ export class CmsRecordsService {
       if (found.length !== ids.length)
         errors.push({ field: name, message: `refers to a ${field.def.target} record that does not exist` });
     }
+    errors.push(...(await mediaProblems(m, principal, type, values)));
     if (errors.length) throw AppError.validation(errors);
   }
 

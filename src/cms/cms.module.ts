@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CmsMediaLinks } from './cms-media-links';
 import { CmsRecordsController } from './cms-records.controller';
 import { CmsRecordChanges } from './cms-record-changes';
 import { CmsRecordsService } from './cms-records.service';
@@ -11,7 +12,15 @@ import { ContentTypesService } from './content-types.service';
 @Module({
   // The definitions controller first: its literal paths win over the records' `:collectionName`.
   controllers: [ContentTypesController, CmsRecordsController],
-  providers: [ContentTypeCache, ContentTypesService, ContentTypeSync, CmsRecordsService, CmsRecordChanges],
-  exports: [ContentTypeSync],
+  providers: [
+    ContentTypeCache,
+    ContentTypesService,
+    ContentTypeSync,
+    CmsRecordsService,
+    CmsRecordChanges,
+    CmsMediaLinks,
+  ],
+  // CmsMediaLinks serves the company upload's `/link`: DocumentsModule imports this module, never the reverse.
+  exports: [ContentTypeSync, CmsMediaLinks],
 })
 export class CmsModule {}

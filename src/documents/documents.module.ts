@@ -1,4 +1,5 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { CmsModule } from '../cms/cms.module';
 import { settingsProvider } from '../config/config.module';
 import { FileStore } from '../files/file-store';
 import { FilesController } from '../files/files.controller';
@@ -37,7 +38,7 @@ export class DocumentsModule {
     const processors: Provider[] = options.processors ? [OcrProcessor] : [];
     return {
       module: DocumentsModule,
-      imports: [OutboundModule],
+      imports: [OutboundModule, CmsModule],
       controllers: [
         UploadController,
         FilesController,

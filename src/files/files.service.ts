@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuditWriter } from '../audit/audit-writer';
 import type { Principal } from '../auth/principal';
+import { CmsMediaLinks, MediaLink } from '../cms/cms-media-links';
 import { AppError } from '../common/errors/app-error';
 import { DocumentIntake } from '../documents/document-intake';
 import { TenantDatabase } from '../tenancy/tenant-database';
@@ -16,7 +17,7 @@ export const DEFAULT_FOLDER = 'uploads';
 // eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const SAFE_NAME = /^(?!.*\.\.)[^/\\\u0000-\u001f\u007f]{1,255}$/;
 
-/** Record types of this service a link is checked against (others, e.g. custom tables, are kept as given). */
+/** Record types of this service a link is checked against (custom tables are checked by the cms module). */
 const LINKABLE: Record<string, string> = {
   unit: 'units',
   units: 'units',
@@ -44,6 +45,7 @@ export class FilesService {
     private readonly store: FileStore,
     private readonly intake: DocumentIntake,
     private readonly audit: AuditWriter,
+    private readonly cmsLinks: CmsMediaLinks,
   ) {}
 
   async upload(
@@ -69,7 +71,7 @@ export class FilesService {
       }
     }
     const config = await this.intake.config(companyId);
-    if (link) await this.checkLink(companyId, link);
+    const mediaLink = link ? await this.checkLink(principal, companyId, link, files) : null;
     const folderPath = `companies/${companyId}/${sub}`;
     for (const f of files) await this.store.put(`${folderPath}/${f.hash}${f.type.ext}`, f.path);
     const { saved, after } = await this.db.transaction(async (m) => {
@@ -101,6 +103,8 @@ export class FilesService {
           metadata: { folderPath, hash: f.hash, mime: f.mime, size: f.size, ...(link ?? {}) },
         });
       }
+      const ids = saved.map((f) => f.id);
+      if (mediaLink) await this.cmsLinks.attach(m, principal, mediaLink, ids);
       const after = await this.intake.created(m, config, saved);
       return { saved, after };
     });
@@ -108,10 +112,22 @@ export class FilesService {
     return saved.map(fileView);
   }
 
-  /** A link to a known record type must name a record of the company (400 on refId otherwise). */
-  private async checkLink(companyId: number, link: LinkTarget) {
+  /**
+   * A link to a known record type must name a record of the company (400 on refId otherwise); a
+   * link to a custom table must name a media field of one of its records that takes these files
+   * (answered, to be written with the file rows). Any other ref is kept as given.
+   */
+  private async checkLink(
+    principal: Principal,
+    companyId: number,
+    link: LinkTarget,
+    files: ReceivedFile[],
+  ): Promise<MediaLink | null> {
     const table = LINKABLE[link.ref.toLowerCase()];
-    if (!table) return;
+    if (!table) {
+      const mimes = files.map((f) => f.type.mime);
+      return this.cmsLinks.check(principal, link, mimes);
+    }
     const rows = await this.db.run((m) =>
       m.query<unknown[]>(`SELECT 1 FROM ${table} WHERE id = $1 AND company_id = $2`, [link.refId, companyId]),
     );
@@ -120,6 +136,7 @@ export class FilesService {
         { field: 'refId', message: `refId must name a ${link.ref} of the company` },
       ]);
     }
+    return null;
   }
 
   async get(principal: Principal, id: number): Promise<UploadedFile> {

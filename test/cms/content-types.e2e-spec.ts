@@ -1,3 +1,5 @@
+import { renderTextPng, textPdf } from '../documents/fixtures';
+import { upload } from '../documents/helpers';
 import { clientDatabase, sql } from '../support/pg';
 import { bootApp } from '../support/test-app';
 import { cmsFixture, CmsFixture, fieldsOf } from './cms-helpers';
@@ -98,6 +100,17 @@ describe('custom tables: content types', () => {
   });
 
   it('round-trips every type of value; defaults fill; private never returned', async () => {
+    // Media values are uploaded files of the caller's company.
+    const admin = { 'X-Client-ID': 'acme', Authorization: `Bearer ${f.acme.adminToken}` };
+    const companies = await f.admin('get', '/api/admin/companies').expect(200);
+    const companyId = Math.min(...companies.body.data.map((c: { id: number }) => c.id));
+    const files = [
+      ['photo.png', renderTextPng(['Photo'])],
+      ['a.pdf', textPdf(['A'])],
+      ['b.pdf', textPdf(['B'])],
+    ] as [string, Buffer][];
+    const uploaded = await upload(f.t, admin, companyId, files).expect(201);
+    const [photo, ...photos] = uploaded.body.map((u: { id: number }) => u.id);
     const record = {
       title: 'Alpha',
       body: 'long text',
@@ -114,8 +127,8 @@ describe('custom tables: content types', () => {
       mail: 'x@example.com',
       slug: 'alpha-1',
       secret: 'hidden',
-      photo: 7,
-      photos: [1, 2],
+      photo,
+      photos,
     };
     const created = await f.admin('post', '/api/cms/everything').send(record).expect(201);
     const visible: Partial<typeof record> = { ...record };

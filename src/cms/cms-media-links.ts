@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { can } from '../auth/auth.guard';
+import type { Principal } from '../auth/principal';
+import { AppError } from '../common/errors/app-error';
+import { allowedTypesText, fitsAllowedTypes } from './cms-media';
+import { CmsRecordsService } from './cms-records.service';
+import { ContentTypeCache } from './content-type-cache';
+import { CompiledType } from './content-type.types';
+
+/** A checked link of uploads to a custom table's media field. */
+export interface MediaLink {
+  type: CompiledType;
+  refId: number;
+  field: string;
+}
+
+/**
+ * What the company upload (`/link`) needs of custom tables: checking that `ref`, `field` and
+ * `refId` name a media field of a record before the files are stored, and writing the new file ids
+ * into that field inside the upload's transaction.
+ */
+@Injectable()
+export class CmsMediaLinks {
+  constructor(
+    private readonly types: ContentTypeCache,
+    private readonly records: CmsRecordsService,
+  ) {}
+
+  /**
+   * The link when `ref` names a content type of the current schema, else null (not a custom table).
+   * The field must be a media field of the type, the record must exist and every file (by its
+   * detected MIME type) must fit the field's `allowedTypes`: 400 naming `field`, `refId` or `files`.
+   */
+  async check(
+    principal: Principal,
+    link: { ref: string; refId: number; field: string },
+    mimes: string[],
+  ): Promise<MediaLink | null> {
+    const type = (await this.types.all()).get(link.ref);
+    if (!type) return null;
+    if (!can(principal, 'cms:update')) throw AppError.forbidden('Linking files to a record needs cms:update');
+    const def = type.fields.get(link.field)?.def;
+    if (def?.type !== 'media') {
+      throw AppError.validation([{ field: 'field', message: `field must be a media field of ${link.ref}` }]);
+    }
+    if (!def.multiple && mimes.length > 1) {
+      throw AppError.validation([{ field: 'files', message: `${link.field} holds a single file` }]);
+    }
+    if (!mimes.every((mime) => fitsAllowedTypes(def, mime))) {
+      throw AppError.validation([{ field: 'files', message: `${link.field} ${allowedTypesText(def)}` }]);
+    }
+    if (!(await this.records.exists(type, link.refId))) {
+      throw AppError.validation([{ field: 'refId', message: `refId must name a ${link.ref} record` }]);
+    }
+    return { type, refId: link.refId, field: link.field };
+  }
+
+  /** Sets (single) or appends to (multiple) the record's media field, in the upload's transaction. */
+  attach(m: EntityManager, principal: Principal, link: MediaLink, fileIds: number[]): Promise<void> {
+    return this.records.attachMedia(m, principal, link.type, link.refId, link.field, fileIds);
+  }
+}

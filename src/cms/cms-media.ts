@@ -1,0 +1,56 @@
+import { EntityManager } from 'typeorm';
+import type { Principal } from '../auth/principal';
+import { FieldError } from '../common/errors/app-error';
+import { ownCompany } from '../files/company-access';
+import { AttributeDefinition, CompiledType } from './content-type.types';
+
+/** Whether a file of this MIME type fits a media field's `allowedTypes` (`images` = image/*, `files` = the rest). */
+export function fitsAllowedTypes(def: AttributeDefinition, mime: string): boolean {
+  const allowed = def.allowedTypes;
+  if (!allowed?.length) return true;
+  return allowed.includes(mime.startsWith('image/') ? 'images' : 'files');
+}
+
+/** What a media field accepts, in words, for its 400. */
+export function allowedTypesText(def: AttributeDefinition): string {
+  return def.allowedTypes?.includes('images')
+    ? 'accepts only images'
+    : 'accepts only files that are not images';
+}
+
+/**
+ * Each media value must name uploaded files the caller may read (its company's; any for SUPER_ADMIN)
+ * that fit the field's `allowedTypes`; else 400 naming the field. One query for every id of the body.
+ */
+export async function mediaProblems(
+  m: EntityManager,
+  principal: Principal,
+  type: CompiledType,
+  values: Record<string, unknown>,
+): Promise<FieldError[]> {
+  const byField = new Map<string, number[]>();
+  for (const [name, value] of Object.entries(values)) {
+    const field = type.fields.get(name)!;
+    if (field.def.type !== 'media' || value === null) continue;
+    // Multiple media travel as their JSON text (the jsonb parameter).
+    const ids = typeof value === 'string' ? (JSON.parse(value) as number[]) : [value as number];
+    if (ids.length) byField.set(name, ids);
+  }
+  if (!byField.size) return [];
+  const company = ownCompany(principal);
+  const rows: { id: number; mime: string }[] = await m.query(
+    `SELECT id, mime FROM uploaded_files WHERE id = ANY($1::bigint[]) AND ($2::int IS NULL OR company_id = $2)`,
+    [[...new Set([...byField.values()].flat())], company],
+  );
+  const mimes = new Map(rows.map((r) => [Number(r.id), r.mime]));
+  const errors: FieldError[] = [];
+  for (const [name, ids] of byField) {
+    const def = type.fields.get(name)!.def;
+    if (!ids.every((id) => mimes.has(id))) {
+      errors.push({ field: name, message: 'refers to an uploaded file of your company that does not exist' });
+    } else if (!ids.every((id) => fitsAllowedTypes(def, mimes.get(id)!))) {
+      errors.push({ field: name, message: allowedTypesText(def) });
+    }
+  }
+  return errors;
+}
