@@ -20,6 +20,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
+import { ROLLUP_COLUMNS, withRollups } from '../src/ai/log/exchange-rollups';
 import { FakeVendor } from '../test/support/fake-ai-vendor';
 import { SmtpSink } from '../test/support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient } from '../test/support/test-app';
@@ -113,17 +114,23 @@ async function fillLog(database: string, rows: number) {
   const pg = new Client({ connectionString: databaseUrl(database) });
   await pg.connect();
   try {
+    // Through the log writer's own statement, so the rollups are kept exactly as in production.
     await pg.query(
-      `INSERT INTO ai_exchanges (id, occurred_at, user_id, username, company_id, provider, model,
-         input_tokens, output_tokens, total_tokens, cost, latency_ms, conversation_id, metadata, success)
-       SELECT gen_random_uuid(), now() - (i % 2592000) * interval '1 second', 1 + i % 50, 'user' || (i % 50), 1,
-              (ARRAY['OPENAI','ANTHROPIC','GEMINI','AZURE_OPENAI','OLLAMA'])[1 + i % 5],
-              'model-' || (i % 12), 10 + i % 90, 5 + i % 40, 15 + i % 90 + i % 40, (i % 1000) / 1e6,
-              20 + i % 2000, 'conv-' || (i % 100000), NULL, i % 50 <> 0
-         FROM generate_series(1, $1) AS i`,
+      withRollups(
+        `INSERT INTO ai_exchanges (id, occurred_at, user_id, username, company_id, provider, model,
+           input_tokens, output_tokens, total_tokens, cost, latency_ms, conversation_id, metadata, success)
+         SELECT gen_random_uuid(), now() - (i * 2591000.0 / $1) * interval '1 second', 1 + i % 50, 'user' || (i % 50), 1,
+                (ARRAY['OPENAI','ANTHROPIC','GEMINI','AZURE_OPENAI','OLLAMA'])[1 + i % 5],
+                'model-' || (i % 12), 10 + i % 90, 5 + i % 40, 15 + i % 90 + i % 40, (i % 1000) / 1e6,
+                20 + i % 2000, 'conv-' || (i % 100000), NULL, i % 50 <> 0
+           FROM generate_series(1, $1) AS i
+         RETURNING ${ROLLUP_COLUMNS}`,
+      ),
       [rows],
     );
-    await pg.query('ANALYZE ai_exchanges');
+    await pg.query(
+      'ANALYZE ai_exchanges, ai_exchange_hours, ai_exchange_user_hours, ai_exchange_latency_days, ai_exchange_latency_hours',
+    );
   } finally {
     await pg.end();
   }

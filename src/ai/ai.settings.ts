@@ -60,4 +60,10 @@ export class AiSettings {
   /** postgres (a table in the client database) or influxdb (AI_LOG_INFLUX_* of the stores settings). */
   @IsIn(['postgres', 'influxdb'])
   AI_LOG_STORE: 'postgres' | 'influxdb' = 'postgres';
+
+  /** p95 latency is exact up to this many exchanges in range; above, read from a histogram (within 1 %). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  AI_STATS_EXACT_PERCENTILE_LIMIT = 50000;
 }
