@@ -14,6 +14,7 @@ import { ContentTypes1734100000000 } from './1734100000000-ContentTypes';
 import { AiExchanges1734200000000 } from './1734200000000-AiExchanges';
 import { DocumentsOcr1734300000000 } from './1734300000000-DocumentsOcr';
 import { ObligationDueOrder1734310000000 } from './1734310000000-ObligationDueOrder';
+import { DocumentSearchNewest1734410000000 } from './1734410000000-DocumentSearchNewest';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const CLIENT_MIGRATIONS = [
   AiExchanges1734200000000,
   DocumentsOcr1734300000000,
   ObligationDueOrder1734310000000,
+  DocumentSearchNewest1734410000000,
 ];
