@@ -38,5 +38,5 @@ export class DocumentsSettings {
   @IsInt()
   @Min(1)
   @Max(100000)
-  SEARCH_RANK_WINDOW = 5000;
+  SEARCH_RANK_WINDOW = 2000;
 }
