@@ -15,6 +15,7 @@ import { AiExchanges1734200000000 } from './1734200000000-AiExchanges';
 import { DocumentsOcr1734300000000 } from './1734300000000-DocumentsOcr';
 import { ObligationDueOrder1734310000000 } from './1734310000000-ObligationDueOrder';
 import { AiExchangeRollups1734400000000 } from './1734400000000-AiExchangeRollups';
+import { DocumentSearchNewest1734410000000 } from './1734410000000-DocumentSearchNewest';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const CLIENT_MIGRATIONS = [
   DocumentsOcr1734300000000,
   ObligationDueOrder1734310000000,
   AiExchangeRollups1734400000000,
+  DocumentSearchNewest1734410000000,
 ];

@@ -19,7 +19,11 @@ export class DocumentSearchController {
   @Get()
   @Authenticated({ permissions: ['documents:read'] })
   @ApiOperation({ summary: "Full-text search in a company's documents, ranked, with highlights" })
-  @ApiOkResponse({ description: '{ content, totalElements, totalPages, number, size }' })
+  @ApiOkResponse({
+    description:
+      '{ content, totalElements, totalPages, number, size, totalExact }: at most SEARCH_RANK_WINDOW matches are ranked ' +
+      '(the newest when more match); totalExact is false when the total stops there',
+  })
   find(@CurrentPrincipal() principal: Principal, @Query() q: SearchQueryDto) {
     assertCompanyAccess(principal, q.companyId);
     return this.search.search(q.companyId, q.q, q.page, q.size);

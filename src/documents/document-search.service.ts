@@ -2,70 +2,80 @@ import { Injectable } from '@nestjs/common';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { springPage } from './document-queries';
 import { DocumentRow, documentView } from './document-view';
+import { DocumentsSettings } from './documents.settings';
 import { OcrConfigStore } from './ocr-config.store';
 import { searchConfig } from './ocr/languages';
 
 const HEADLINE =
   'StartSel=<mark>, StopSel=</mark>, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "';
 
+// The query is written out where it is used (not in a CTE) so that the planner sees the folded
+// tsquery: its selectivity decides between walking the newest documents and the GIN index. The walk
+// orders by -id, which only the company's index (company_id, -id) gives: ordered by id, the planner
+// would walk the primary key through every newer document of the schema's other companies.
+const TSQUERY = 'websearch_to_tsquery($2::regconfig, $3)';
+
 /**
  * Full-text search over a company's extracted text: the query is read with the text search
  * configuration of the company's OCR language (`websearch_to_tsquery`: words, "phrases", OR, -not),
- * matched through the GIN index on the search vector, ranked with ts_rank and given ts_headline
- * highlights. Highlights are computed for the page's rows only.
+ * ranked with ts_rank and given ts_headline highlights (for the page's rows only).
+ *
+ * Ranking every match of a common word costs a read and a ts_rank of every document, so a query
+ * ranks at most SEARCH_RANK_WINDOW matches: all of them when there are no more, otherwise the newest
+ * (highest id, the ranking's own tie-break). The total counts the window and says whether it is exact.
  */
 @Injectable()
 export class DocumentSearchService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly configs: OcrConfigStore,
+    private readonly settings: DocumentsSettings,
   ) {}
 
   async search(companyId: number, q: string, page: number, size: number) {
     const config = await this.configs.get(companyId);
     const ts = searchConfig(config.ocrLanguage);
-    const rows = await this.db.run<(DocumentRow & { rank: number; total: string; highlight: string })[]>(
+    const window = this.settings.SEARCH_RANK_WINDOW;
+    const rows = await this.db.run<(DocumentRow & { rank: number; matched: string; highlight: string })[]>(
       (m) =>
         m.query(
-          `WITH query AS (SELECT websearch_to_tsquery($2::regconfig, $3) AS q),
-         hits AS (
-           SELECT d.id, ts_rank(d.search_vector, query.q) AS rank, count(*) OVER () AS total
-             FROM document_contents d, query
-            WHERE d.company_id = $1 AND d.search_vector @@ query.q
-            ORDER BY rank DESC, d.id DESC LIMIT $4 OFFSET $5)
+          `WITH candidates AS (
+           SELECT d.id, ts_rank(d.search_vector, ${TSQUERY}) AS rank
+             FROM document_contents d
+            WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY}
+            ORDER BY -d.id LIMIT $6 + 1),
+         ranked AS (
+           SELECT id, rank, count(*) OVER () AS matched FROM candidates ORDER BY -id LIMIT $6),
+         hits AS (SELECT id, rank, matched FROM ranked ORDER BY rank DESC, id DESC LIMIT $4 OFFSET $5)
          SELECT d.id, d.company_id AS "companyId", d.file_id AS "fileId", d.status,
            d.error_message AS "errorMessage", d.text_length AS "textLength", d.word_count AS "wordCount",
            d.page_count AS "pageCount", d.ocr_confidence AS "ocrConfidence", d.ocr_language AS "ocrLanguage",
            d.processing_duration_ms AS "processingDurationMs", d.processing_started_at AS "processingStartedAt",
            d.processed_at AS "processedAt", d.indexed_for_search AS "indexedForSearch", d.file_type AS "fileType",
            d.created_at AS "createdAt", f.name AS "fileName", f.mime AS "mimeType", f.size AS "fileSizeBytes",
-           left(d.extracted_text, 500) AS preview, hits.rank, hits.total,
-           ts_headline($2::regconfig, left(d.extracted_text, 100000), query.q, '${HEADLINE}') AS highlight
-          FROM hits JOIN document_contents d ON d.id = hits.id JOIN uploaded_files f ON f.id = d.file_id, query
+           left(d.extracted_text, 500) AS preview, hits.rank, hits.matched,
+           ts_headline($2::regconfig, left(d.extracted_text, 100000), ${TSQUERY}, '${HEADLINE}') AS highlight
+          FROM hits JOIN document_contents d ON d.id = hits.id JOIN uploaded_files f ON f.id = d.file_id
          ORDER BY hits.rank DESC, d.id DESC`,
-          [companyId, ts, q, size, page * size],
+          [companyId, ts, q, size, page * size, window],
         ),
     );
-    let total = rows.length ? Number(rows[0].total) : 0;
+    let matched = rows.length ? Number(rows[0].matched) : 0;
     if (!rows.length && page > 0) {
       const [c] = await this.db.run<{ n: number }[]>((m) =>
         m.query(
-          `SELECT count(*)::int AS n FROM document_contents
-            WHERE company_id = $1 AND search_vector @@ websearch_to_tsquery($2::regconfig, $3)`,
-          [companyId, ts, q],
+          `SELECT count(*)::int AS n FROM (SELECT 1 FROM document_contents
+            WHERE company_id = $1 AND search_vector @@ ${TSQUERY} LIMIT $4 + 1) AS matches`,
+          [companyId, ts, q, window],
         ),
       );
-      total = c.n;
+      matched = c.n;
     }
-    return springPage(
-      rows.map((r) => ({
-        ...documentView(r, { search: true }),
-        rank: Number(r.rank),
-        highlight: r.highlight,
-      })),
-      total,
-      page,
-      size,
-    );
+    const items = rows.map((r) => ({
+      ...documentView(r, { search: true }),
+      rank: Number(r.rank),
+      highlight: r.highlight,
+    }));
+    return { ...springPage(items, Math.min(matched, window), page, size), totalExact: matched <= window };
   }
 }

@@ -29,4 +29,14 @@ export class DocumentsSettings {
   @IsInt()
   @Min(500)
   OCR_JOB_LOCK_MS = 60000;
+
+  /**
+   * Search ranks at most this many matching documents of a query: all of them when there are no more,
+   * otherwise the newest ones (highest id); totalElements then stops at it and totalExact is false.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  SEARCH_RANK_WINDOW = 2000;
 }
