@@ -5,7 +5,9 @@
  *    the embedded engine with BENCH_OCR_WORKERS Tesseract workers, in pages per minute, beside the
  *    `tesseract` command-line program (Debian package tesseract-ocr) on the same images with the same
  *    number of processes (OMP_THREAD_LIMIT=1 each) in the same run. Target: at least 0.8 of its
- *    throughput. Skipped with a note when the program is not installed.
+ *    throughput. Skipped with a note when the program is not installed. Beside it, each side's CPU
+ *    time per page (steadier than pages per minute on a shared machine) and how many of the pages'
+ *    words it read in place.
  * 2. Search: BENCH_SEARCH_DOCS completed documents (generated text, indexed as the pipeline does)
  *    in one company, then BENCH_SEARCH_QUERIES searches over HTTP one after the other: p50/p95/max,
  *    beside a bare baseline (GET of one file record, the same auth and tenancy path). Target: p95
@@ -76,6 +78,17 @@ function tesseractCli(path: string): Promise<string> {
   );
 }
 
+/** How many words of the page, line by line in order, the text has on the same line at the same place. */
+function matchingWords(lines: string[], text: string): number {
+  const read = text.split('\n').filter((line) => line.trim());
+  return lines
+    .map((line, i) => {
+      const got = (read[i] ?? '').trim().split(/\s+/);
+      return line.split(' ').filter((word, j) => got[j] === word).length;
+    })
+    .reduce((a, b) => a + b, 0);
+}
+
 /** CPU milliseconds of this process (all its threads) and of its ended children (Linux /proc). */
 function cpuMs(): { own: number; children: number } {
   const { user, system } = process.cpuUsage();
@@ -91,7 +104,8 @@ function cpuMs(): { own: number; children: number } {
 
 async function benchOcr() {
   const rand = random(7);
-  const images = Array.from({ length: IMAGES }, () => renderTextPng(page(rand, 12, 6)));
+  const pages = Array.from({ length: IMAGES }, () => page(rand, 12, 6));
+  const images = pages.map((lines) => renderTextPng(lines));
   const engine = new EmbeddedOcrEngine(Object.assign(new DocumentsSettings(), { OCR_WORKERS }));
   try {
     // Every worker created and through its first page, not timed (as the CLI's first run below).
@@ -100,13 +114,15 @@ async function benchOcr() {
     const cpuStarted = cpuMs().own;
     let words = 0;
     await pool(images, OCR_WORKERS, async (png) => {
-      words += (await engine.recognize(png, 'image/png', 'en')).text.split(/\s+/).filter(Boolean).length;
+      const { text } = await engine.recognize(png, 'image/png', 'en');
+      words += matchingWords(pages[images.indexOf(png)], text);
     });
     const embeddedPpm = (IMAGES / (Date.now() - started)) * 60_000;
     const embeddedCpu = (cpuMs().own - cpuStarted) / IMAGES;
+    const total = pages.flat().reduce((n, line) => n + line.split(' ').length, 0);
     console.log(
       `ocr embedded: ${IMAGES} pages, ${OCR_WORKERS} workers, ${fmt(embeddedPpm)} pages/min, ` +
-        `CPU ${fmt(embeddedCpu, 0)} ms/page (${words} words)`,
+        `CPU ${fmt(embeddedCpu, 0)} ms/page, ${words} of ${total} words read right`,
     );
 
     const dir = await mkdtemp(join(tmpdir(), 'bench-ocr-'));
@@ -126,12 +142,16 @@ async function benchOcr() {
       }
       const cliStarted = Date.now();
       const cliCpuStarted = cpuMs().children;
-      await pool(paths, OCR_WORKERS, async (path) => void (await tesseractCli(path)));
+      let cliWords = 0;
+      await pool(paths, OCR_WORKERS, async (path) => {
+        const text = await tesseractCli(path);
+        cliWords += matchingWords(pages[paths.indexOf(path)], text);
+      });
       const cliPpm = (IMAGES / (Date.now() - cliStarted)) * 60_000;
       const cliCpu = (cpuMs().children - cliCpuStarted) / IMAGES;
       console.log(
         `ocr tesseract CLI: ${IMAGES} pages, ${OCR_WORKERS} processes, ${fmt(cliPpm)} pages/min, ` +
-          `CPU ${fmt(cliCpu, 0)} ms/page`,
+          `CPU ${fmt(cliCpu, 0)} ms/page, ${cliWords} of ${total} words read right`,
       );
       console.log(`ocr ratio embedded/CLI: ${fmt(embeddedPpm / cliPpm, 2)} (target >= 0.8)`);
       // CPU per page does not depend on what else the machine runs, unlike pages per minute.
