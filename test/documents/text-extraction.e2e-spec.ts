@@ -24,6 +24,35 @@ describe('text extraction', () => {
     expect(again.text).toMatch(/GENERATOR/);
   }, 120_000);
 
+  it('reads two columns one after the other, as the tesseract program does', async () => {
+    const left = [
+      'TURBINE HALL NORTH',
+      'BOILER FEED PUMP',
+      'COOLANT LOOP TWO',
+      'STACK EMISSION LOG',
+      'VALVE SEVEN OPEN',
+    ];
+    const right = [
+      'GEARBOX OIL CHANGE',
+      'ROTOR BLADE CRACK',
+      'TOWER BOLT TORQUE',
+      'NACELLE DOOR SEAL',
+      'INVERTER FAULT',
+    ];
+    const png = renderTextPng(left.map((line, i) => line.padEnd(30) + right[i]));
+    const { text } = await extraction.extract(png, '.png', 'image/png', 'en');
+    const lines = text.split('\n').filter((line) => line.trim());
+    expect(lines).toEqual([...left, ...right]);
+  }, 120_000);
+
+  it('reads French with the bundled French data', async () => {
+    const png = renderTextPng(['RAPPORT DE MAINTENANCE', 'CHAUDIERE ET ALTERNATEUR']);
+    const { text, confidence } = await extraction.extract(png, '.png', 'image/png', 'fr');
+    expect(text).toMatch(/RAPPORT DE MAINTENANCE/);
+    expect(text).toMatch(/CHAUDIERE ET ALTERNATEUR/);
+    expect(confidence).toBeGreaterThan(0.5);
+  }, 120_000);
+
   it('reads a PDF text layer with its page count, and a DOCX', async () => {
     const pdf = await extraction.extract(
       textPdf(['Quarterly emissions report', 'Boiler seven']),
