@@ -19,6 +19,14 @@ export class DocumentsSettings {
   @Max(16)
   OCR_WORKERS = 1;
 
+  /**
+   * Models of the bundled eng and fra: `fast` (Tesseract's fast LSTM models, shipped in
+   * vendor/tessdata-fast, as the tesseract program on Debian reads) or `best` (the integerized "best"
+   * networks of the @tesseract.js-data npm packages: slower, sometimes better on poor scans).
+   */
+  @IsIn(['fast', 'best'])
+  OCR_MODEL: 'fast' | 'best' = 'fast';
+
   /** Folder with `<code>.traineddata(.gz)` for languages beyond the bundled eng and fra. */
   @IsOptional()
   @IsString()

@@ -45,6 +45,20 @@ describe('text extraction', () => {
     expect(lines).toEqual([...left, ...right]);
   }, 120_000);
 
+  it('reads with the "best" models of the npm language packages when OCR_MODEL=best', async () => {
+    const best = new EmbeddedOcrEngine(
+      Object.assign(new DocumentsSettings(), { OCR_WORKERS: 1, OCR_MODEL: 'best' }),
+    );
+    try {
+      const png = renderTextPng(['FEEDWATER PUMP OVERHAUL', 'STATOR WINDING TEST']);
+      const { text } = await best.recognize(png, 'image/png', 'en');
+      expect(text).toMatch(/FEEDWATER/);
+      expect(text).toMatch(/WINDING/);
+    } finally {
+      await best.onModuleDestroy();
+    }
+  }, 120_000);
+
   it('reads French with the bundled French data', async () => {
     const png = renderTextPng(['RAPPORT DE MAINTENANCE', 'CHAUDIERE ET ALTERNATEUR']);
     const { text, confidence } = await extraction.extract(png, '.png', 'image/png', 'fr');

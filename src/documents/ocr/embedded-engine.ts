@@ -7,12 +7,15 @@ import { tesseractCode } from './languages';
 import { OcrEngine, OcrResult, OcrServiceStatus } from './ocr-engine';
 
 /**
- * Languages whose data ships with the application: Tesseract's "fast" LSTM models (vendor/tessdata-fast),
- * the ones the `tesseract` program uses on Debian. The @tesseract.js-data packages hold the "best"
- * network (about 3.7 times as many weights), which read the bench's pages no better at about 0.6 of the speed.
+ * Languages whose data ships with the application. OCR_MODEL `fast` (default): Tesseract's "fast" LSTM
+ * models (vendor/tessdata-fast), the ones the `tesseract` program uses on Debian. `best`: the
+ * @tesseract.js-data npm packages' integerized "best" network (about 3.7 times as many weights),
+ * which read the bench's pages no better at about 0.6 of the speed.
  */
 const BUNDLED = new Set(['eng', 'fra']);
-const BUNDLED_PACKAGE = '@svc-platform/tessdata-fast/package.json';
+const FAST_PACKAGE = '@svc-platform/tessdata-fast/package.json';
+const bestFolder = (lang: string) =>
+  join(dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)), '4.0.0_best_int');
 
 interface Pool {
   idle: Tesseract.Worker[];
@@ -64,9 +67,11 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
     this.pools.clear();
   }
 
-  /** Folder holding `<lang>.traineddata.gz`: the bundled package, else OCR_LANG_PATH. */
+  /** Folder holding `<lang>.traineddata.gz`: the bundled models (OCR_MODEL), else OCR_LANG_PATH. */
   private langPath(lang: string): string {
-    if (BUNDLED.has(lang)) return dirname(require.resolve(BUNDLED_PACKAGE));
+    if (BUNDLED.has(lang)) {
+      return this.settings.OCR_MODEL === 'best' ? bestFolder(lang) : dirname(require.resolve(FAST_PACKAGE));
+    }
     const folder = this.settings.OCR_LANG_PATH;
     if (
       folder &&
