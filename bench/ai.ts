@@ -6,8 +6,10 @@
  *   metrics, the exchange queued for the log); p50/p95 of both, their difference, and the gateway's
  *   own time per chat from its Server-Timing header (time in the gateway less the vendor's). Twice:
  *   BENCH_AI_CHATS chats with the vendor answering at once (callers back to back, so the machine is
- *   saturated and the figures measure throughput), then BENCH_AI_PACED_CHATS with every answer
- *   taking BENCH_AI_ANSWER_MS (1000), so 50 chats are in flight at any time, as with real models;
+ *   saturated and the figures measure throughput), then BENCH_AI_PACED_CHATS with answers taking
+ *   BENCH_AI_ANSWER_MS (1000) ± half of it and the callers starting spread over one answer time, so
+ *   50 chats are in flight at any time, arriving spread out as with real models; each phase starts
+ *   once the log worker has written the previous one's exchanges;
  * - statistics: BENCH_AI_LOG_ROWS exchanges (1,000,000) written straight into the log table, then
  *   GET /api/ai/stats and /api/ai/stats/costs BENCH_AI_STATS_CALLS times each; p50/p95.
  *
@@ -75,14 +77,21 @@ function post(port: number, path: string, body: string, headers: Record<string, 
 }
 
 /** `total` calls, `concurrency` at a time: the duration of each and the gateway's own time, in ms, sorted. */
-async function timed(total: number, concurrency: number, call: () => Promise<Answer>, ok: number) {
+async function timed(
+  total: number,
+  concurrency: number,
+  call: () => Promise<Answer>,
+  ok: number,
+  staggerMs = 0,
+) {
   const durations: number[] = [];
   const gateway: number[] = [];
   let next = 0;
   let failures = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: concurrency }, async (_, caller) => {
+      await new Promise((resolve) => setTimeout(resolve, caller * staggerMs));
       while (next < total) {
         next++;
         const began = performance.now();
@@ -110,6 +119,22 @@ function report(label: string, sorted: number[], failures: number, perSecond?: n
   );
 }
 
+/** Waits until the log worker has written `count` exchanges (the queue drained). */
+async function logWritten(database: string, count: number) {
+  const pg = new Client({ connectionString: databaseUrl(database) });
+  await pg.connect();
+  try {
+    for (let waited = 0; waited < 120_000; waited += 200) {
+      const { rows } = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM ai_exchanges');
+      if (rows[0].n >= count) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`the log worker did not write ${count} exchanges in 2 minutes`);
+  } finally {
+    await pg.end();
+  }
+}
+
 async function fillLog(database: string, rows: number) {
   const pg = new Client({ connectionString: databaseUrl(database) });
   await pg.connect();
@@ -129,7 +154,7 @@ async function fillLog(database: string, rows: number) {
       [rows],
     );
     await pg.query(
-      'ANALYZE ai_exchanges, ai_exchange_hours, ai_exchange_user_hours, ai_exchange_latency_days, ai_exchange_latency_hours',
+      'ANALYZE ai_exchanges, ai_exchange_hours, ai_exchange_days, ai_exchange_user_hours, ai_exchange_latency_days, ai_exchange_latency_hours',
     );
   } finally {
     await pg.end();
@@ -178,15 +203,22 @@ export async function main() {
     // Warm-up of both paths (JIT, pools, sockets), not counted.
     await timed(Math.min(500, CHATS), CONCURRENCY, direct, 200);
     await timed(Math.min(500, CHATS), CONCURRENCY, gateway, 200);
-    const compare = async (chats: number) => {
-      const bare = await timed(chats, CONCURRENCY, direct, 200);
-      const through = await timed(chats, CONCURRENCY, gateway, 200);
+    const logging = appEnv.AI_LOGGING_ENABLED === 'true';
+    let chatted = Math.min(500, CHATS);
+    const compare = async (chats: number, staggerMs = 0) => {
+      if (logging) await logWritten(`${setup.masterDatabase}_bench`, chatted); // no backlog of the last phase
+      const bare = await timed(chats, CONCURRENCY, direct, 200, staggerMs);
+      const through = await timed(chats, CONCURRENCY, gateway, 200, staggerMs);
+      chatted += chats;
       report('vendor directly', bare.sorted, bare.failures, bare.perSecond);
       report('through the gateway', through.sorted, through.failures, through.perSecond);
-      console.log(
-        `  difference seen by callers p50=${fmt(percentile(through.sorted, 50) - percentile(bare.sorted, 50), 2)} ms ` +
-          `p95=${fmt(percentile(through.sorted, 95) - percentile(bare.sorted, 95), 2)} ms`,
-      );
+      // With answers of random length the callers' difference says nothing; only at once it does.
+      if (!staggerMs) {
+        console.log(
+          `  difference seen by callers p50=${fmt(percentile(through.sorted, 50) - percentile(bare.sorted, 50), 2)} ms ` +
+            `p95=${fmt(percentile(through.sorted, 95) - percentile(bare.sorted, 95), 2)} ms`,
+        );
+      }
       console.log(
         `  gateway's own time (Server-Timing) p50=${fmt(percentile(through.gateway, 50), 2)} ms ` +
           `p95=${fmt(percentile(through.gateway, 95), 2)} ms (targets: 2 ms, 5 ms)`,
@@ -194,9 +226,14 @@ export async function main() {
     };
     console.log(`vendor answering at once (${CONCURRENCY} callers back to back: the machine saturated)`);
     await compare(CHATS);
-    fake.answerDelayMs = ANSWER_MS;
-    console.log(`vendor answering in ${ANSWER_MS} ms (${CONCURRENCY} chats in flight at any time)`);
-    await compare(PACED_CHATS);
+    // Answers take ANSWER_MS ± half of it and the callers start spread over one answer time, so chats
+    // arrive spread out (about CONCURRENCY per ANSWER_MS), not in bursts of CONCURRENCY at once.
+    fake.answerDelayMs = () => ANSWER_MS * (0.5 + Math.random());
+    console.log(
+      `vendor answering in ${ANSWER_MS / 2}-${(ANSWER_MS * 3) / 2} ms (${CONCURRENCY} chats in flight at any time)`,
+    );
+    await compare(PACED_CHATS, ANSWER_MS / CONCURRENCY);
+    fake.answerDelayMs = () => 0;
 
     await fillLog(`${setup.masterDatabase}_bench`, LOG_ROWS);
     for (const path of ['/api/ai/stats', '/api/ai/stats/costs', '/api/ai/stats/conversations']) {

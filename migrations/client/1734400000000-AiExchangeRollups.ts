@@ -3,7 +3,7 @@ import { ROLLUP_COLUMNS, withRollups } from '../../src/ai/log/exchange-rollups';
 
 /**
  * Pre-aggregated AI statistics, kept by the log writer in the same statement as the exchange itself:
- * hourly counts, tokens, cost and latency sums per company, provider and model; hourly cost per user;
+ * hourly and daily counts, tokens, cost and latency sums per company, provider and model; hourly cost per user;
  * daily and hourly latency histograms per model (the hourly one only for the parts of a day at the
  * edges of a range). Filled here from the exchanges already logged. company_id may
  * be NULL, so the keys treat NULLs as equal. Nothing deletes exchanges; a retention would have to
@@ -24,6 +24,17 @@ export class AiExchangeRollups1734400000000 implements MigrationInterface {
         cost numeric NOT NULL,
         latency_ms bigint NOT NULL,
         CONSTRAINT ai_exchange_hours_key UNIQUE NULLS NOT DISTINCT (hour, company_id, provider, model)
+      );
+      CREATE TABLE ai_exchange_days (
+        day timestamptz NOT NULL,
+        company_id int,
+        provider varchar(20) NOT NULL,
+        model varchar(200) NOT NULL,
+        exchanges bigint NOT NULL,
+        tokens bigint NOT NULL,
+        cost numeric NOT NULL,
+        latency_ms bigint NOT NULL,
+        CONSTRAINT ai_exchange_days_key UNIQUE NULLS NOT DISTINCT (day, company_id, provider, model)
       );
       CREATE TABLE ai_exchange_user_hours (
         hour timestamptz NOT NULL,
@@ -59,6 +70,7 @@ export class AiExchangeRollups1734400000000 implements MigrationInterface {
       DROP TABLE IF EXISTS ai_exchange_latency_hours;
       DROP TABLE IF EXISTS ai_exchange_latency_days;
       DROP TABLE IF EXISTS ai_exchange_user_hours;
+      DROP TABLE IF EXISTS ai_exchange_days;
       DROP TABLE IF EXISTS ai_exchange_hours;
     `);
   }

@@ -255,13 +255,15 @@ describe('AI statistics over rollups', () => {
       );
       for (const { grantee } of roles) {
         await pg.query(
-          `GRANT SELECT, INSERT, UPDATE ON ai_exchange_hours, ai_exchange_user_hours, ai_exchange_latency_days, ai_exchange_latency_hours
+          `GRANT SELECT, INSERT, UPDATE ON ai_exchange_hours, ai_exchange_days, ai_exchange_user_hours, ai_exchange_latency_days, ai_exchange_latency_hours
              TO "${grantee}"`,
         );
       }
       await pg.query('COMMIT');
       const { rows: hours } = await pg.query('SELECT sum(exchanges)::int AS n FROM ai_exchange_hours');
       expect(hours[0].n).toBe(rows.length);
+      const { rows: days } = await pg.query('SELECT sum(exchanges)::int AS n FROM ai_exchange_days');
+      expect(days[0].n).toBe(rows.length);
     } finally {
       await pg.end();
     }

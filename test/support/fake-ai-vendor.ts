@@ -51,8 +51,8 @@ export class FakeVendor {
   private server?: http.Server;
   port = 0;
 
-  /** How long every answer takes when no plan says otherwise (0: at once). */
-  answerDelayMs = 0;
+  /** How long an answer takes when no plan says otherwise (0: at once). */
+  answerDelayMs: () => number = () => 0;
 
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => {
@@ -110,7 +110,7 @@ export class FakeVendor {
       if (!res.writableFinished) seen.closedEarly = true;
     });
     const step = this.plans.get(vendor)?.shift() ?? {};
-    const delayMs = step.delayMs ?? this.answerDelayMs;
+    const delayMs = step.delayMs ?? this.answerDelayMs();
     if (delayMs) await sleep(delayMs);
     if (res.destroyed) return;
     if (step.status) return this.error(vendor, res, step.status);

@@ -18,7 +18,8 @@ export const latencyOfBucket = (bucket: string) =>
 /**
  * One statement that adds the exchanges `source` yields (the `ROLLUP_COLUMNS` of an `INSERT ...
  * RETURNING` or of a `SELECT`) to the rollups, and answers how many there were:
- * - `ai_exchange_hours`: per UTC hour, company, provider and model: exchanges, tokens, cost, latency sum;
+ * - `ai_exchange_hours` and `ai_exchange_days`: per UTC hour (day), company, provider and model:
+ *   exchanges, tokens, cost, latency sum;
  * - `ai_exchange_user_hours`: per UTC hour, company and username: cost;
  * - `ai_exchange_latency_days` and `ai_exchange_latency_hours`: per UTC day (hour), company, model and
  *   latency bucket: exchanges.
@@ -35,6 +36,15 @@ export function withRollups(source: string): string {
              count(*), sum(total_tokens), sum(cost), sum(latency_ms)
         FROM ex GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
       ON CONFLICT (hour, company_id, provider, model) DO UPDATE SET
+        exchanges = t.exchanges + excluded.exchanges, tokens = t.tokens + excluded.tokens,
+        cost = t.cost + excluded.cost, latency_ms = t.latency_ms + excluded.latency_ms
+    ),
+    days AS (
+      INSERT INTO ai_exchange_days AS t (day, company_id, provider, model, exchanges, tokens, cost, latency_ms)
+      SELECT date_bin('1 day', occurred_at, ${ORIGIN}), company_id, provider, model,
+             count(*), sum(total_tokens), sum(cost), sum(latency_ms)
+        FROM ex GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+      ON CONFLICT (day, company_id, provider, model) DO UPDATE SET
         exchanges = t.exchanges + excluded.exchanges, tokens = t.tokens + excluded.tokens,
         cost = t.cost + excluded.cost, latency_ms = t.latency_ms + excluded.latency_ms
     ),

@@ -9,6 +9,8 @@ const IN_RANGE = `occurred_at >= $1 AND occurred_at < $2 AND ($3::int IS NULL OR
 const IN_REACH = `($3::int IS NULL OR company_id = $3)`;
 /** The whole hours [$4, $5) come from a rollup; the rest of the range, at its two edges, from raw rows. */
 const WHOLE = (column: string) => `${column} >= $4 AND ${column} < $5 AND ${IN_REACH}`;
+/** The whole days [$6, $7) inside the whole hours. */
+const WHOLE_DAYS = `day >= $6 AND day < $7 AND ${IN_REACH}`;
 /** The whole hours outside the whole days [$6, $7). */
 const HOURS_BESIDE_DAYS = `((hour >= $4 AND hour < $6) OR (hour >= $7 AND hour < $5)) AND ${IN_REACH}`;
 const EDGES = `((occurred_at >= $1 AND occurred_at < $4) OR (occurred_at >= $5 AND occurred_at < $2)) AND ${IN_REACH}`;
@@ -26,8 +28,9 @@ const MINUTES = { m: 1, h: 60, d: 1440 } as const;
 /**
  * The conversation log in the client database (`ai_exchanges`, in the schema of the request). Every
  * figure is computed by PostgreSQL (sums, percentile_cont, date_bin); Node only reshapes the rows.
- * Counts, tokens, costs and averages come from the hourly rollups for the whole hours of a range and
- * from the exchanges themselves for the parts of an hour at its edges, so they are exact; see
+ * Counts, tokens, costs and averages come from the rollups (daily ones for the whole days of a range,
+ * hourly ones for its other whole hours) and from the exchanges themselves for the parts of an hour at
+ * its edges, so they are exact; see
  * `exchange-rollups.ts`.
  */
 @Injectable()
@@ -98,11 +101,14 @@ export class PostgresExchangeStore implements ExchangeStore {
         `SELECT provider, model, sum(n)::bigint AS count, sum(tokens)::bigint AS tokens,
                 (sum(latency_ms)::numeric / sum(n))::float8 AS avg_ms
            FROM (SELECT provider, model, exchanges AS n, tokens, latency_ms
-                   FROM ai_exchange_hours WHERE ${WHOLE('hour')}
+                   FROM ai_exchange_days WHERE ${WHOLE_DAYS}
+                 UNION ALL
+                 SELECT provider, model, exchanges AS n, tokens, latency_ms
+                   FROM ai_exchange_hours WHERE ${HOURS_BESIDE_DAYS}
                  UNION ALL
                  SELECT provider, model, 1, total_tokens, latency_ms FROM ai_exchanges WHERE ${EDGES}) x
           GROUP BY GROUPING SETS ((provider), (model))`,
-        bounds.slice(0, 5),
+        bounds,
       ),
       this.p95ByModel(range, bounds),
     ]);
@@ -135,9 +141,10 @@ export class PostgresExchangeStore implements ExchangeStore {
    */
   private async p95ByModel(range: StatsRange, bounds: unknown[]): Promise<Map<string, number>> {
     const [{ n }] = await this.db.query<Row>(
-      `SELECT (SELECT coalesce(sum(exchanges), 0) FROM ai_exchange_hours WHERE ${WHOLE('hour')})
+      `SELECT (SELECT coalesce(sum(exchanges), 0) FROM ai_exchange_days WHERE ${WHOLE_DAYS})
+            + (SELECT coalesce(sum(exchanges), 0) FROM ai_exchange_hours WHERE ${HOURS_BESIDE_DAYS})
             + (SELECT count(*) FROM ai_exchanges WHERE ${EDGES}) AS n`,
-      bounds.slice(0, 5),
+      bounds,
     );
     const rows =
       num(n) <= this.settings.AI_STATS_EXACT_PERCENTILE_LIMIT
@@ -150,7 +157,7 @@ export class PostgresExchangeStore implements ExchangeStore {
             `WITH cells AS (
                SELECT model, bucket, sum(n) AS n
                  FROM (SELECT model, bucket, sum(exchanges) AS n FROM ai_exchange_latency_days
-                        WHERE day >= $6 AND day < $7 AND ${IN_REACH} GROUP BY 1, 2
+                        WHERE ${WHOLE_DAYS} GROUP BY 1, 2
                        UNION ALL
                        SELECT model, bucket, sum(exchanges) AS n FROM ai_exchange_latency_hours
                         WHERE ${HOURS_BESIDE_DAYS} GROUP BY 1, 2
