@@ -7,6 +7,13 @@ import { assertCompanyAccess } from '../files/company-access';
 import { DocumentsService } from './documents.service';
 import { AnalysisListQueryDto, FullTextQueryDto } from './dto/documents.dto';
 import { OcrActions } from './ocr-actions';
+import { DocumentAnalysisDetailEnvelopeDto, DocumentAnalysisPageDto } from './dto/document-analysis.dto';
+import { DocumentQueueStatusEnvelopeDto, DocumentSummaryEnvelopeDto } from './dto/document-counts.dto';
+import {
+  AnalyzeResultEnvelopeDto,
+  RetryAllResultEnvelopeDto,
+  RetryResultEnvelopeDto,
+} from './dto/ocr-actions.dto';
 
 const READ = { permissions: ['documents:read' as const] };
 const MANAGE = { permissions: ['documents:update' as const], minRole: 'MANAGER' as const };
@@ -23,7 +30,7 @@ export class DocumentAnalysisController {
   @Get('summary')
   @Authenticated(READ)
   @ApiOperation({ summary: 'Counts by status, characters extracted, service availability, success rate' })
-  @ApiOkResponse({ description: '{ data: summary }' })
+  @ApiOkResponse({ type: DocumentSummaryEnvelopeDto })
   async summary(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
     assertCompanyAccess(principal, companyId);
     return { data: await this.documents.summary(companyId) };
@@ -32,7 +39,7 @@ export class DocumentAnalysisController {
   @Get('queue-status')
   @Authenticated(MANAGE)
   @ApiOperation({ summary: 'Documents by processing status' })
-  @ApiOkResponse({ description: '{ data: { pending, processing, completed, failed, skipped, total } }' })
+  @ApiOkResponse({ type: DocumentQueueStatusEnvelopeDto })
   async queueStatus(
     @CurrentPrincipal() principal: Principal,
     @Param('companyId', IdParam) companyId: number,
@@ -45,7 +52,7 @@ export class DocumentAnalysisController {
   @HttpCode(200)
   @Authenticated(MANAGE)
   @ApiOperation({ summary: 'Queue every FAILED document again (3 per company per 5 minutes)' })
-  @ApiOkResponse({ description: '{ data: { message, count, status }, message }' })
+  @ApiOkResponse({ type: RetryAllResultEnvelopeDto })
   async retryAll(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
     assertCompanyAccess(principal, companyId);
     const data = await this.actions.retryAllFailed(companyId);
@@ -56,7 +63,7 @@ export class DocumentAnalysisController {
   @HttpCode(200)
   @Authenticated(MANAGE)
   @ApiOperation({ summary: 'Extract the text of an uploaded file (20 per user per minute)' })
-  @ApiOkResponse({ description: '{ data: { message, fileId, fileName, status }, message }' })
+  @ApiOkResponse({ type: AnalyzeResultEnvelopeDto })
   async analyze(
     @CurrentPrincipal() principal: Principal,
     @Param('companyId', IdParam) companyId: number,
@@ -70,7 +77,7 @@ export class DocumentAnalysisController {
   @Get()
   @Authenticated(READ)
   @ApiOperation({ summary: 'Page of document analysis records' })
-  @ApiOkResponse({ description: '{ content, totalElements, totalPages, number, size }' })
+  @ApiOkResponse({ type: DocumentAnalysisPageDto })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('companyId', IdParam) companyId: number,
@@ -83,7 +90,7 @@ export class DocumentAnalysisController {
   @Get(':analysisId')
   @Authenticated(READ)
   @ApiOperation({ summary: 'One document analysis record, with its full text when asked' })
-  @ApiOkResponse({ description: '{ data: detail }' })
+  @ApiOkResponse({ type: DocumentAnalysisDetailEnvelopeDto })
   async detail(
     @CurrentPrincipal() principal: Principal,
     @Param('companyId', IdParam) companyId: number,
@@ -98,7 +105,7 @@ export class DocumentAnalysisController {
   @HttpCode(200)
   @Authenticated(MANAGE)
   @ApiOperation({ summary: 'Queue a FAILED or SKIPPED document again (10 per user per minute)' })
-  @ApiOkResponse({ description: '{ data: { message, analysisId, status }, message }' })
+  @ApiOkResponse({ type: RetryResultEnvelopeDto })
   async retry(
     @CurrentPrincipal() principal: Principal,
     @Param('companyId', IdParam) companyId: number,

@@ -7,6 +7,8 @@ import { assertCompanyAccess, ownCompany } from '../files/company-access';
 import { DocumentSearchService } from './document-search.service';
 import { DocumentsService } from './documents.service';
 import { FullTextQueryDto, SearchQueryDto } from './dto/documents.dto';
+import { DocumentAnalysisDetailDto } from './dto/document-analysis.dto';
+import { DocumentSearchPageDto } from './dto/document-search.dto';
 
 @ApiTags('Document search')
 @Controller('search/documents')
@@ -20,9 +22,10 @@ export class DocumentSearchController {
   @Authenticated({ permissions: ['documents:read'] })
   @ApiOperation({ summary: "Full-text search in a company's documents, ranked, with highlights" })
   @ApiOkResponse({
+    type: DocumentSearchPageDto,
     description:
-      '{ content, totalElements, totalPages, number, size, totalExact }: at most SEARCH_RANK_WINDOW matches are ranked ' +
-      '(the newest when more match); totalExact is false when the total stops there',
+      'At most SEARCH_RANK_WINDOW matches are ranked (the newest when more match); ' +
+      'totalExact is false when the total stops there',
   })
   find(@CurrentPrincipal() principal: Principal, @Query() q: SearchQueryDto) {
     assertCompanyAccess(principal, q.companyId);
@@ -32,7 +35,7 @@ export class DocumentSearchController {
   @Get(':fileId')
   @Authenticated({ permissions: ['documents:read'] })
   @ApiOperation({ summary: 'The document content of a file' })
-  @ApiOkResponse({ description: 'The document analysis record' })
+  @ApiOkResponse({ type: DocumentAnalysisDetailDto, description: 'The document analysis record' })
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('fileId', IdParam) fileId: number,

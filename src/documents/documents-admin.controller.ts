@@ -7,6 +7,10 @@ import { assertCompanyAccess, ownCompany } from '../files/company-access';
 import { DocumentsService } from './documents.service';
 import { AdminListQueryDto, CompanyQueryDto, FullTextQueryDto } from './dto/documents.dto';
 import { OcrActions } from './ocr-actions';
+import { DocumentAnalysisDetailDto, DocumentAnalysisPageDto } from './dto/document-analysis.dto';
+import { DocumentStatsDto } from './dto/document-counts.dto';
+import { ProcessResultDto, ReprocessFailedResultDto } from './dto/ocr-actions.dto';
+import { OcrServiceStatusDto } from './dto/ocr-status.dto';
 
 const ADMIN = (action: 'read' | 'update' | 'delete') => ({
   permissions: [`documents:${action}` as const],
@@ -25,9 +29,7 @@ export class DocumentsAdminController {
   @Get('ocr-status')
   @Authenticated(ADMIN('read'))
   @ApiOperation({ summary: 'OCR service status' })
-  @ApiOkResponse({
-    description: '{ serviceAvailable, serviceUrl, serviceVersion, supportedLanguages, defaultLanguage }',
-  })
+  @ApiOkResponse({ type: OcrServiceStatusDto })
   status() {
     return this.documents.serviceStatus();
   }
@@ -35,9 +37,7 @@ export class DocumentsAdminController {
   @Get('stats')
   @Authenticated(ADMIN('read'))
   @ApiOperation({ summary: "A company's document counts by status" })
-  @ApiOkResponse({
-    description: '{ companyId, totalDocuments, statusCounts, totalCharactersExtracted, indexedDocuments }',
-  })
+  @ApiOkResponse({ type: DocumentStatsDto })
   stats(@CurrentPrincipal() principal: Principal, @Query() q: CompanyQueryDto) {
     assertCompanyAccess(principal, q.companyId);
     return this.documents.stats(q.companyId);
@@ -46,7 +46,7 @@ export class DocumentsAdminController {
   @Get()
   @Authenticated(ADMIN('read'))
   @ApiOperation({ summary: "Page of a company's documents" })
-  @ApiOkResponse({ description: '{ content, totalElements, totalPages, number, size }' })
+  @ApiOkResponse({ type: DocumentAnalysisPageDto })
   list(@CurrentPrincipal() principal: Principal, @Query() q: AdminListQueryDto) {
     assertCompanyAccess(principal, q.companyId);
     return this.documents.list(q.companyId, q);
@@ -56,7 +56,7 @@ export class DocumentsAdminController {
   @HttpCode(200)
   @Authenticated(ADMIN('update'))
   @ApiOperation({ summary: "Queue a company's FAILED documents again" })
-  @ApiOkResponse({ description: '{ message, status, count }' })
+  @ApiOkResponse({ type: ReprocessFailedResultDto })
   async reprocessFailed(@CurrentPrincipal() principal: Principal, @Query() q: CompanyQueryDto) {
     assertCompanyAccess(principal, q.companyId);
     const { message, status, count } = await this.actions.retryAllFailed(q.companyId);
@@ -66,7 +66,7 @@ export class DocumentsAdminController {
   @Get(':fileId')
   @Authenticated(ADMIN('read'))
   @ApiOperation({ summary: 'The document content of a file' })
-  @ApiOkResponse({ description: 'The document analysis record' })
+  @ApiOkResponse({ type: DocumentAnalysisDetailDto, description: 'The document analysis record' })
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('fileId', IdParam) fileId: number,
@@ -79,7 +79,7 @@ export class DocumentsAdminController {
   @HttpCode(200)
   @Authenticated(ADMIN('update'))
   @ApiOperation({ summary: 'Extract the text of a file of the company' })
-  @ApiOkResponse({ description: '{ message, status }' })
+  @ApiOkResponse({ type: ProcessResultDto })
   async process(
     @CurrentPrincipal() principal: Principal,
     @Param('fileId', IdParam) fileId: number,
@@ -94,7 +94,7 @@ export class DocumentsAdminController {
   @HttpCode(200)
   @Authenticated(ADMIN('update'))
   @ApiOperation({ summary: 'Extract the text of a file again, even when it was read before' })
-  @ApiOkResponse({ description: '{ message, status }' })
+  @ApiOkResponse({ type: ProcessResultDto })
   async reprocess(@CurrentPrincipal() principal: Principal, @Param('fileId', IdParam) fileId: number) {
     const { message, status } = await this.actions.analyze(null, ownCompany(principal), fileId, true);
     return { message, status };

@@ -7,6 +7,8 @@ import { assertCompanyAccess } from '../files/company-access';
 import { DocumentsService } from './documents.service';
 import { UpdateOcrConfigDto } from './dto/documents.dto';
 import { OcrConfigStore } from './ocr-config.store';
+import { OcrConfigChangedDto, OcrConfigEnvelopeDto } from './dto/ocr-config.dto';
+import { OcrServiceStatusEnvelopeDto } from './dto/ocr-status.dto';
 
 /** The OCR settings of a company and the engine's status. */
 @ApiTags('OCR')
@@ -20,10 +22,7 @@ export class OcrConfigController {
   @Get('ocr-status')
   @Authenticated({ permissions: ['documents:read'] })
   @ApiOperation({ summary: 'OCR service status, supported languages and the default language' })
-  @ApiOkResponse({
-    description:
-      '{ data: { serviceAvailable, serviceUrl, serviceVersion, supportedLanguages, defaultLanguage } }',
-  })
+  @ApiOkResponse({ type: OcrServiceStatusEnvelopeDto })
   async status() {
     return { data: await this.documents.serviceStatus() };
   }
@@ -31,7 +30,7 @@ export class OcrConfigController {
   @Get(':companyId/ocr-config')
   @Authenticated({ permissions: ['documents:read'] })
   @ApiOperation({ summary: "A company's OCR configuration" })
-  @ApiOkResponse({ description: '{ data: config }' })
+  @ApiOkResponse({ type: OcrConfigEnvelopeDto })
   async get(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
     assertCompanyAccess(principal, companyId);
     return { data: this.configs.view(await this.configs.get(companyId)) };
@@ -40,7 +39,7 @@ export class OcrConfigController {
   @Put(':companyId/ocr-config')
   @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
   @ApiOperation({ summary: "Change a company's OCR configuration (the fields given)" })
-  @ApiOkResponse({ description: '{ data: config, message }' })
+  @ApiOkResponse({ type: OcrConfigChangedDto })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('companyId', IdParam) companyId: number,
@@ -58,7 +57,7 @@ export class OcrConfigController {
   @HttpCode(200)
   @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
   @ApiOperation({ summary: 'Turn OCR on for a company' })
-  @ApiOkResponse({ description: '{ data: config, message }' })
+  @ApiOkResponse({ type: OcrConfigChangedDto })
   async enable(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
     assertCompanyAccess(principal, companyId);
     const config = await this.configs.update(companyId, { ocrEnabled: true });
@@ -69,7 +68,7 @@ export class OcrConfigController {
   @HttpCode(200)
   @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
   @ApiOperation({ summary: 'Turn OCR off for a company' })
-  @ApiOkResponse({ description: '{ data: config, message }' })
+  @ApiOkResponse({ type: OcrConfigChangedDto })
   async disable(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
     assertCompanyAccess(principal, companyId);
     const config = await this.configs.update(companyId, { ocrEnabled: false });

@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { fileView } from './file-view';
 import { FilesService } from './files.service';
+import { FileRecordEnvelopeDto } from './file-record.dto';
 
 /** Uploaded files, read back by their company's members (404 for other companies' files). */
 @ApiTags('Files')
@@ -16,7 +17,7 @@ export class FilesController {
   @Get(':id')
   @Authenticated({ permissions: ['documents:read'] })
   @ApiOperation({ summary: 'An uploaded file record' })
-  @ApiOkResponse({ description: '{ data: file record }' })
+  @ApiOkResponse({ type: FileRecordEnvelopeDto })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return { data: fileView(await this.files.get(principal, id)) };
   }
@@ -25,7 +26,10 @@ export class FilesController {
   @Authenticated({ permissions: ['documents:read'] })
   @ApiOperation({ summary: 'The bytes of an uploaded file' })
   @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'The file, with its detected content type' })
+  @ApiOkResponse({
+    description: 'The file, with its detected content type',
+    schema: { type: 'string', format: 'binary' },
+  })
   async content(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdParam) id: number,

@@ -13,6 +13,7 @@ import type { Principal } from '../auth/principal';
 import { AppError } from '../common/errors/app-error';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { LinkQueryDto, UploadQueryDto } from '../documents/dto/documents.dto';
+import { FileRecordDto } from './file-record.dto';
 import { FilesService } from './files.service';
 import { UploadInterceptor } from './upload.interceptor';
 import { ReceivedFile } from './upload-storage';
@@ -52,7 +53,7 @@ export class UploadController {
   @ApiOperation({ summary: "Upload files into a company's folder" })
   @ApiConsumes('multipart/form-data')
   @ApiBody(FILES_BODY)
-  @ApiCreatedResponse({ description: 'Array of uploaded file records' })
+  @ApiCreatedResponse({ type: [FileRecordDto], description: 'Array of uploaded file records' })
   @ApiPayloadTooLargeResponse({ description: 'Too many files or a file too large' })
   upload(
     @CurrentPrincipal() principal: Principal,
@@ -68,7 +69,7 @@ export class UploadController {
   @ApiOperation({ summary: "Upload several files into a company's folder" })
   @ApiConsumes('multipart/form-data')
   @ApiBody(FILES_BODY)
-  @ApiCreatedResponse({ description: 'Array of uploaded file records' })
+  @ApiCreatedResponse({ type: [FileRecordDto], description: 'Array of uploaded file records' })
   @ApiPayloadTooLargeResponse({ description: 'Too many files or a file too large' })
   multiple(
     @CurrentPrincipal() principal: Principal,
@@ -84,7 +85,7 @@ export class UploadController {
   @ApiOperation({ summary: 'Upload files and attach them to a record field (ref, refId, field)' })
   @ApiConsumes('multipart/form-data')
   @ApiBody(LINK_BODY)
-  @ApiCreatedResponse({ description: 'Array of uploaded file records' })
+  @ApiCreatedResponse({ type: [FileRecordDto], description: 'Array of uploaded file records' })
   @ApiPayloadTooLargeResponse({ description: 'Too many files or a file too large' })
   link(
     @CurrentPrincipal() principal: Principal,
