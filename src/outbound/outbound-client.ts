@@ -62,23 +62,19 @@ async function fetchRequest(input: string | URL | Request, init?: RequestInit): 
     !(input instanceof Request) &&
     (body == null || typeof body === 'string' || body instanceof Uint8Array)
   ) {
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
     return {
       url: String(input),
       method: (init?.method ?? 'GET').toUpperCase(),
-      headers,
+      headers: Object.fromEntries(new Headers(init?.headers)),
       body: body == null ? undefined : Buffer.from(body),
       signal: init?.signal,
     };
   }
   const request = new Request(input, init);
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => (headers[name] = value));
   return {
     url: request.url,
     method: request.method,
-    headers,
+    headers: Object.fromEntries(request.headers),
     body: request.body ? Buffer.from(await request.arrayBuffer()) : undefined,
     signal: request.signal,
   };

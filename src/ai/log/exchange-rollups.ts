@@ -28,43 +28,38 @@ export const latencyOfBucket = (bucket: string) =>
  * same order and never deadlock. The log writer, the migration's back-fill and the bench all use it.
  */
 export function withRollups(source: string): string {
+  const sums = {
+    exchanges: 'count(*)',
+    tokens: 'sum(total_tokens)',
+    cost: 'sum(cost)',
+    latency_ms: 'sum(latency_ms)',
+  };
+  const counted = { exchanges: 'count(*)' };
+  const rollups = [
+    addTo('ai_exchange_hours', 'hour', ['company_id', 'provider', 'model'], sums),
+    addTo('ai_exchange_days', 'day', ['company_id', 'provider', 'model'], sums),
+    addTo('ai_exchange_user_hours', 'hour', ['company_id', 'username'], { cost: 'sum(cost)' }),
+    addTo('ai_exchange_latency_days', 'day', ['company_id', 'model', 'bucket'], counted),
+    addTo('ai_exchange_latency_hours', 'hour', ['company_id', 'model', 'bucket'], counted),
+  ];
   return `
     WITH ex AS (${source}),
-    hours AS (
-      INSERT INTO ai_exchange_hours AS t (hour, company_id, provider, model, exchanges, tokens, cost, latency_ms)
-      SELECT date_bin('1 hour', occurred_at, ${ORIGIN}), company_id, provider, model,
-             count(*), sum(total_tokens), sum(cost), sum(latency_ms)
-        FROM ex GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (hour, company_id, provider, model) DO UPDATE SET
-        exchanges = t.exchanges + excluded.exchanges, tokens = t.tokens + excluded.tokens,
-        cost = t.cost + excluded.cost, latency_ms = t.latency_ms + excluded.latency_ms
-    ),
-    days AS (
-      INSERT INTO ai_exchange_days AS t (day, company_id, provider, model, exchanges, tokens, cost, latency_ms)
-      SELECT date_bin('1 day', occurred_at, ${ORIGIN}), company_id, provider, model,
-             count(*), sum(total_tokens), sum(cost), sum(latency_ms)
-        FROM ex GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (day, company_id, provider, model) DO UPDATE SET
-        exchanges = t.exchanges + excluded.exchanges, tokens = t.tokens + excluded.tokens,
-        cost = t.cost + excluded.cost, latency_ms = t.latency_ms + excluded.latency_ms
-    ),
-    users AS (
-      INSERT INTO ai_exchange_user_hours AS t (hour, company_id, username, cost)
-      SELECT date_bin('1 hour', occurred_at, ${ORIGIN}), company_id, username, sum(cost)
-        FROM ex GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-      ON CONFLICT (hour, company_id, username) DO UPDATE SET cost = t.cost + excluded.cost
-    ),
-    latency AS (
-      INSERT INTO ai_exchange_latency_days AS t (day, company_id, model, bucket, exchanges)
-      SELECT date_bin('1 day', occurred_at, ${ORIGIN}), company_id, model, ${latencyBucket('latency_ms')}, count(*)
-        FROM ex GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (day, company_id, model, bucket) DO UPDATE SET exchanges = t.exchanges + excluded.exchanges
-    ),
-    latency_hours AS (
-      INSERT INTO ai_exchange_latency_hours AS t (hour, company_id, model, bucket, exchanges)
-      SELECT date_bin('1 hour', occurred_at, ${ORIGIN}), company_id, model, ${latencyBucket('latency_ms')}, count(*)
-        FROM ex GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (hour, company_id, model, bucket) DO UPDATE SET exchanges = t.exchanges + excluded.exchanges
-    )
+    binned AS (SELECT *, ${latencyBucket('latency_ms')} AS bucket FROM ex),
+    ${rollups.map((upsert, i) => `r${i} AS (${upsert})`).join(',\n    ')}
     SELECT count(*)::int AS exchanges FROM ex`;
+}
+
+/**
+ * The upsert of one rollup from `binned` (the exchanges with their latency bucket): grouped by its
+ * period (UTC `hour` or `day`) and `keys`, each of `sums` added to a row already there; key order.
+ */
+function addTo(table: string, period: 'hour' | 'day', keys: string[], sums: Record<string, string>) {
+  const key = [period, ...keys].join(', ');
+  const groups = [period, ...keys].map((_, i) => i + 1).join(', ');
+  const names = Object.keys(sums);
+  return `
+      INSERT INTO ${table} AS t (${key}, ${names.join(', ')})
+      SELECT date_bin('1 ${period}', occurred_at, ${ORIGIN}), ${keys.join(', ')}, ${Object.values(sums).join(', ')}
+        FROM binned GROUP BY ${groups} ORDER BY ${groups}
+      ON CONFLICT (${key}) DO UPDATE SET ${names.map((n) => `${n} = t.${n} + excluded.${n}`).join(', ')}`;
 }
