@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service';
+import { ExchangeQueue } from './log/exchange-queue';
 
 /** Chat metrics in the app's registry. */
 @Injectable()
@@ -11,7 +12,7 @@ export class AiMetrics {
   readonly cost: Counter<'provider' | 'model'>;
   readonly overhead: Histogram<'provider'>;
 
-  constructor(metrics: MetricsService) {
+  constructor(metrics: MetricsService, queue: ExchangeQueue) {
     const registers = [metrics.registry];
     this.requests = new Counter({
       name: 'ai_requests_total',
@@ -44,6 +45,15 @@ export class AiMetrics {
       labelNames: ['provider'],
       buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
+    });
+    new Gauge({
+      name: 'ai_log_backlog',
+      help: 'Logged exchanges queued in Redis and not yet written to the log store',
+      registers,
+      async collect() {
+        const backlog = await queue.backlog().catch(() => null);
+        if (backlog !== null) this.set(backlog);
+      },
     });
   }
 

@@ -61,6 +61,15 @@ export class AiSettings {
   @IsIn(['postgres', 'influxdb'])
   AI_LOG_STORE: 'postgres' | 'influxdb' = 'postgres';
 
+  /**
+   * An exchange the log store did not take (or whose worker died before writing it) is tried again,
+   * by any worker, once it has waited this long, ms.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  AI_LOG_RETRY_MS = 10000;
+
   /** p95 latency is exact up to this many exchanges in range; above, read from a histogram (within 1 %). */
   @Transform(toInt)
   @IsInt()

@@ -21,15 +21,23 @@ export function tenantJobData(): JobTenant {
   return { client, schema, requestId };
 }
 
+/** Whether data read back from Redis has a tenant's shape and a schema a tenant may have. */
+export function isJobTenant(value: unknown): value is JobTenant {
+  const tenant = value as Partial<JobTenant> | null;
+  return (
+    typeof tenant?.client?.identifier === 'string' &&
+    typeof tenant.schema === 'string' &&
+    (tenant.schema === PRODUCTION_SCHEMA || isSandboxSchema(tenant.schema))
+  );
+}
+
 /**
  * Runs a job's work inside the tenant it was queued under. Job data comes back from Redis, so
  * the schema is checked again before it is trusted.
  */
 export function runAsTenant<T>(tenant: JobTenant, work: () => T): T {
   const { client, schema, requestId } = tenant;
-  if (schema !== PRODUCTION_SCHEMA && !isSandboxSchema(schema)) {
-    throw new Error(`Job carries an invalid schema: ${schema}`);
-  }
+  if (!isJobTenant(tenant)) throw new Error(`Job carries an invalid schema: ${schema}`);
   const store = {
     requestId,
     client: { identifier: client.identifier, id: client.id, isMaster: client.isMaster },
