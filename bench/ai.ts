@@ -29,6 +29,7 @@ import { bootApp, ProvisionedClient, provisionClient } from '../test/support/tes
 import { databaseUrl } from '../test/support/test-env';
 import { BENCH_SECRETS, fmt, withBenchRun } from './bench-env';
 import { startChild, startWorker } from './child';
+import { cpuSeconds } from './cpu-time';
 
 const CHATS = Number(process.env.BENCH_AI_CHATS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_AI_CONCURRENCY ?? 50);
@@ -192,6 +193,7 @@ export async function main() {
   const worker = await startWorker(appEnv);
   try {
     const port = api.port;
+    const apiProcess = api.process;
     const messages = [{ role: 'user', content: 'Summarise the outage log of unit 4 in one line.' }];
     const vendorBody = JSON.stringify({ model: 'gpt-4o-mini', messages });
     const chatBody = JSON.stringify({ provider: 'openai', messages });
@@ -199,6 +201,11 @@ export async function main() {
     const direct = () =>
       post(fake.port, '/v1/chat/completions', vendorBody, { Authorization: 'Bearer sk-bench' });
     const gateway = () => post(port, '/api/ai/chat', chatBody, auth);
+    const cpuPerProcess = () => {
+      const api = cpuSeconds(apiProcess.pid!);
+      const writer = cpuSeconds(worker.pid!);
+      return api && writer ? { api: api.app, worker: writer.app, postgres: api.postgres } : null;
+    };
 
     // Warm-up of both paths (JIT, pools, sockets), not counted.
     await timed(Math.min(500, CHATS), CONCURRENCY, direct, 200);
@@ -208,7 +215,10 @@ export async function main() {
     const compare = async (chats: number, staggerMs = 0) => {
       if (logging) await logWritten(`${setup.masterDatabase}_bench`, chatted); // no backlog of the last phase
       const bare = await timed(chats, CONCURRENCY, direct, 200, staggerMs);
+      const cpuBefore = cpuPerProcess();
       const through = await timed(chats, CONCURRENCY, gateway, 200, staggerMs);
+      if (logging) await logWritten(`${setup.masterDatabase}_bench`, chatted + chats);
+      const cpuAfter = cpuPerProcess();
       chatted += chats;
       report('vendor directly', bare.sorted, bare.failures, bare.perSecond);
       report('through the gateway', through.sorted, through.failures, through.perSecond);
@@ -219,9 +229,22 @@ export async function main() {
             `p95=${fmt(percentile(through.sorted, 95) - percentile(bare.sorted, 95), 2)} ms`,
         );
       }
+      if (cpuBefore && cpuAfter) {
+        const perChat = (key: keyof typeof cpuAfter) =>
+          fmt(((cpuAfter[key] - cpuBefore[key]) / chats) * 1000, 2);
+        console.log(
+          `  CPU per chat through the gateway (its log written): API ${perChat('api')} ms, ` +
+            `log worker ${perChat('worker')} ms, PostgreSQL ${perChat('postgres')} ms`,
+        );
+      }
+      const own50 = percentile(through.gateway, 50);
+      const own95 = percentile(through.gateway, 95);
       console.log(
-        `  gateway's own time (Server-Timing) p50=${fmt(percentile(through.gateway, 50), 2)} ms ` +
-          `p95=${fmt(percentile(through.gateway, 95), 2)} ms (targets: 2 ms, 5 ms)`,
+        `  gateway's own time (Server-Timing) p50=${fmt(own50, 2)} ms p95=${fmt(own95, 2)} ms ` +
+          (staggerMs
+            ? `(targets 2 ms, 5 ms: ${own50 < 2 && own95 < 5 ? 'met' : 'NOT met'})`
+            : `(queueing on a saturated machine: ${fmt(through.perSecond / bare.perSecond, 3)} of the vendor's chats/s; ` +
+              'the latency targets are judged with chats in flight below)'),
       );
     };
     console.log(`vendor answering at once (${CONCURRENCY} callers back to back: the machine saturated)`);
@@ -249,7 +272,7 @@ export async function main() {
       const run = await timed(STATS_CALLS, 1, get, 200);
       report(`GET ${path.replace('/api/ai/', '')}`, run.sorted, run.failures);
     }
-    console.log('  (stats target: p95 under 100 ms over 1,000,000 exchanges)');
+    console.log(`  (stats target: p95 under 100 ms over 1,000,000 exchanges; here ${LOG_ROWS})`);
   } finally {
     agent.destroy();
     worker.kill('SIGKILL');

@@ -45,6 +45,7 @@ describe('AI conversation log in InfluxDB 2', () => {
         AI_LOG_INFLUX_TOKEN: 'influx-token',
         AI_LOG_INFLUX_ORG: 'svc-org',
         AI_LOG_INFLUX_BUCKET: 'ai-log',
+        AI_LOG_RETRY_MS: '300',
       },
     });
     acme = await provisionClient(t, sink, 'acme');
@@ -73,7 +74,9 @@ describe('AI conversation log in InfluxDB 2', () => {
     expect(write.path).toContain('org=svc-org');
     expect(write.path).toContain('bucket=ai-log');
     expect(write.authorization).toBe('Token influx-token');
-    expect(influx.requests.filter((r) => r.path.startsWith('/api/v2/write')).length).toBeGreaterThan(4);
+    // The first write was answered 503; its exchanges came again in a later one.
+    expect(influx.failWrites).toHaveLength(0);
+    expect(influx.requests.filter((r) => r.path.startsWith('/api/v2/write')).length).toBeGreaterThan(1);
     const first = points.find((p) => p.fields.metadata === '{"n":1}')!;
     expect(first.tags).toMatchObject({
       client: 'acme',

@@ -64,7 +64,8 @@ export class PostgresExchangeStore implements ExchangeStore {
       );
       return `(${Array.from({ length: 15 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
     });
-    await this.db.transaction((m) =>
+    // One statement (the rollups are in it): atomic alone, so no transaction around it in production.
+    await this.db.run((m) =>
       m.query(
         withRollups(
           `INSERT INTO ai_exchanges (id, occurred_at, user_id, username, company_id, provider, model,
