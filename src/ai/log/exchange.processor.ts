@@ -183,8 +183,8 @@ export class ExchangeProcessor implements OnModuleInit, OnModuleDestroy {
         const failure = await this.tryWrite(tenant, exchanges);
         if (!failure) return this.done(ids);
         let left = exchanges.length;
-        // The store answered but refused the batch: one bad exchange must not hold back the others.
-        if (failure instanceof QueryFailedError && exchanges.length > 1) {
+        // The database refused a value of the batch: one bad exchange must not hold back the others.
+        if (refusedData(failure) && exchanges.length > 1) {
           for (let i = 0; i < exchanges.length; i++) {
             if (await this.tryWrite(tenant, [exchanges[i]])) continue;
             await this.done([ids[i]]);
@@ -216,6 +216,12 @@ export class ExchangeProcessor implements OnModuleInit, OnModuleDestroy {
       .xdel(this.queue.key, ...ids)
       .exec();
   }
+}
+
+/** A data exception or an integrity violation (SQLSTATE classes 22 and 23), not a missing table or a lost connection. */
+function refusedData(err: Error): boolean {
+  const code = (err as QueryFailedError & { driverError?: { code?: string } }).driverError?.code ?? '';
+  return err instanceof QueryFailedError && /^2[23]/.test(code);
 }
 
 function readEntry(fields: string[]): QueuedExchange | null {
