@@ -44,9 +44,12 @@ export class UserExchangesQueryDto extends StatsQueryDto {
 
 /** `15m` → `15 minutes` (a PostgreSQL interval). */
 export function windowInterval(size: string): string {
-  const n = Number(size.slice(0, -1));
-  const unit = { m: 'minutes', h: 'hours', d: 'days' }[size.slice(-1) as 'm' | 'h' | 'd'];
-  return `${n} ${unit}`;
+  return `${windowMinutes(size)} minutes`;
+}
+
+/** The minutes of a validated window size (`<n>m`, `<n>h` or `<n>d`). */
+export function windowMinutes(size: string): number {
+  return Number(size.slice(0, -1)) * { m: 1, h: 60, d: 1440 }[size.slice(-1) as 'm' | 'h' | 'd'];
 }
 
 interface CountTokens {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { AiSettings } from '../ai.settings';
-import { windowInterval } from '../dto/stats.dto';
+import { windowInterval, windowMinutes } from '../dto/stats.dto';
 import { CountTokens, Exchange, ExchangeStore, StatsRange } from './exchange';
 import { latencyBucket, latencyOfBucket, ORIGIN, ROLLUP_COLUMNS, withRollups } from './exchange-rollups';
 
@@ -21,9 +21,6 @@ const DAY_MS = 24 * HOUR_MS;
 type Row = Record<string, string | number | null>;
 
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
-
-/** Window lengths in minutes. */
-const MINUTES = { m: 1, h: 60, d: 1440 } as const;
 
 /**
  * The conversation log in the client database (`ai_exchanges`, in the schema of the request). Every
@@ -186,12 +183,11 @@ export class PostgresExchangeStore implements ExchangeStore {
 
   async costs(range: StatsRange, windowSize: string, userLimit: number) {
     const interval = windowInterval(windowSize);
-    const minutes = Number(windowSize.slice(0, -1)) * MINUTES[windowSize.slice(-1) as keyof typeof MINUTES];
     const p = this.split(range).slice(0, 5);
     const [overTime, byProvider, byUser] = await Promise.all([
       // A window of whole hours is made of whole hourly rollups; a shorter or ragged one (15m, 90m) is
       // summed from the exchanges themselves.
-      minutes % 60 === 0
+      windowMinutes(windowSize) % 60 === 0
         ? this.db.query<Row>(
             `SELECT date_bin($6::interval, at, ${ORIGIN}) AS time, sum(cost)::float8 AS cost
                FROM (SELECT hour AS at, cost FROM ai_exchange_hours WHERE ${WHOLE('hour')}
