@@ -1,5 +1,7 @@
 import { QueryRunner } from 'typeorm';
-import { isSandboxSchema as isSandboxSchemaName } from '../src/tenancy/sandbox-naming';
+
+/** Sandbox schema names as they were when the first migration landed (frozen: migrations import nothing from src/). */
+const SANDBOX_SCHEMA = /^sandbox_[a-z0-9_]{1,55}$/;
 
 /**
  * Client migrations run once in `public` and once in every `sandbox_*` schema. Identity tables
@@ -8,5 +10,5 @@ import { isSandboxSchema as isSandboxSchemaName } from '../src/tenancy/sandbox-n
  */
 export async function isSandboxSchema(queryRunner: QueryRunner): Promise<boolean> {
   const [row] = await queryRunner.query('SELECT current_schema() AS schema');
-  return isSandboxSchemaName(String(row.schema));
+  return SANDBOX_SCHEMA.test(String(row.schema));
 }

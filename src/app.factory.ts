@@ -7,16 +7,16 @@ import {
   PUBLIC_LIMITED_PATHS,
   PublicAddressBlocks,
   refuseBlockedAddresses,
-} from './auth/public-address-blocks';
+} from './identity/auth/public-address-blocks';
 import { useBoundedJsonBodies } from './common/http/body-parsers';
 import { securityHeaders } from './common/http/security-headers';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
-import { MetricsService } from './metrics/metrics.service';
-import { AppLogger } from './operations/logging/app-logger';
-import { DrainState } from './operations/shutdown/drain-state';
-import { requestLines } from './operations/logging/request-lines';
-import { mountQueueBoard } from './operations/queue-board';
+import { MetricsService } from './observability/metrics/metrics.service';
+import { AppLogger } from './observability/logging/app-logger';
+import { DrainState } from './observability/shutdown/drain-state';
+import { requestLines } from './observability/logging/request-lines';
+import { mountQueueBoard } from './observability/queue-board';
 
 /** Builds the fully configured application (used by main.ts, the worker and the tests). */
 export async function createApp(

@@ -1,10 +1,10 @@
-import './operations/tracing-start';
+import './observability/tracing-start';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { redactText } from './common/logging/redact';
 import { AppConfig, ConfigError } from './config/app-config';
-import { shutDownGracefully } from './operations/shutdown/graceful-shutdown';
+import { shutDownGracefully } from './observability/shutdown/graceful-shutdown';
 
 async function main() {
   const app = await createApp();

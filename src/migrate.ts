@@ -1,11 +1,11 @@
-import './operations/tracing-start';
+import './observability/tracing-start';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { redactText } from './common/logging/redact';
 import { ConfigError } from './config/app-config';
-import { AppLogger } from './operations/logging/app-logger';
+import { AppLogger } from './observability/logging/app-logger';
 
 /**
  * Applies every pending migration, then exits: the master database's sets and, unless

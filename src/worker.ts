@@ -1,11 +1,11 @@
-import './operations/tracing-start';
+import './observability/tracing-start';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { createApp } from './app.factory';
 import { redactText } from './common/logging/redact';
 import { AppConfig, ConfigError } from './config/app-config';
-import { shutDownGracefully } from './operations/shutdown/graceful-shutdown';
+import { shutDownGracefully } from './observability/shutdown/graceful-shutdown';
 
 /** What a worker answers on its port; the API itself is served by the API processes. */
 const PROBE_PATHS = ['/management/health', '/metrics'];

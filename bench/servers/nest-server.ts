@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createApp } from '../../src/app.factory';
-import { AuditWriter } from '../../src/audit/audit-writer';
+import { AuditWriter } from '../../src/audit-trail/audit-writer';
 
 /**
  * The real application in a child process, for the benches. Counts the SQL statements its pools

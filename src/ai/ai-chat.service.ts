@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { RateLimiter } from '../rate-limits/rate-limiter';
 import { tenantContext } from '../tenancy/tenant-context';
 import { AiMetrics } from './ai-metrics';

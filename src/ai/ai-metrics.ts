@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { MetricsService } from '../metrics/metrics.service';
+import { MetricsService } from '../observability/metrics/metrics.service';
 import { ExchangeQueue } from './log/exchange-queue';
 
 /** Chat metrics in the app's registry. */

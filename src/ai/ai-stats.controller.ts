@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
-import { Principal } from '../auth/principal';
+import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Principal } from '../access/principal';
 import { AiStatsService } from './ai-stats.service';
 import {
   ConversationsEnvelopeDto,

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Principal } from '../auth/principal';
-import { hasRank } from '../auth/roles';
+import { Principal } from '../access/principal';
+import { hasRank } from '../access/roles';
 import { AppError } from '../common/errors/app-error';
-import { companyScope } from '../records/company-scope';
-import { parseDateTime } from '../records/datetime';
+import { companyScope } from '../access/company-rule';
+import { parseDateTime } from '../common/validation/datetime';
 import { AiSettings } from './ai.settings';
 import { ConversationsQueryDto, CostsQueryDto, StatsQueryDto, UserExchangesQueryDto } from './dto/stats.dto';
 import { EXCHANGE_STORE, ExchangeStore, StatsRange } from './log/exchange';

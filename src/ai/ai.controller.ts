@@ -10,9 +10,9 @@ import {
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
-import { Principal } from '../auth/principal';
-import { receivedAt } from '../operations/logging/request-lines';
+import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Principal } from '../access/principal';
+import { receivedAt } from '../observability/logging/request-lines';
 import { AiChatService } from './ai-chat.service';
 import { AiProviders, providerNotAvailable } from './ai-providers';
 import { AiSettings } from './ai.settings';

@@ -1,8 +1,5 @@
-import { Global, Module } from '@nestjs/common';
-import { settingsProvider } from '../config/config.module';
-import { AuditErrorRecorder } from './audit-error-recorder';
-import { AuditWriter } from './audit-writer';
-import { AuditSettings } from './audit.settings';
+import { Module } from '@nestjs/common';
+import { AuditRetentionPolicy } from './entities/retention-policy.entity';
 import { AuditExportController } from './export/audit-export.controller';
 import { AuditExportService } from './export/audit-export.service';
 import { AuditQueriesController } from './queries/audit-queries.controller';
@@ -17,14 +14,12 @@ import { RetentionPoliciesService } from './retention/retention-policies.service
 import { RetentionController } from './retention/retention.controller';
 import { RetentionScheduler } from './retention/retention.scheduler';
 
-/** The audit writer every module uses, the compliance queries and reports, export and retention. */
-@Global()
+export const AUDIT_ENTITIES = [AuditRetentionPolicy];
+
+/** The audit trail's queries, compliance reports, export and retention. */
 @Module({
   controllers: [AuditReportsController, AuditExportController, RetentionController, AuditQueriesController],
   providers: [
-    settingsProvider(AuditSettings),
-    AuditWriter,
-    AuditErrorRecorder,
     AuditQueryService,
     ComplianceSummaryService,
     UserActivityService,
@@ -35,6 +30,5 @@ import { RetentionScheduler } from './retention/retention.scheduler';
     RetentionPoliciesService,
     RetentionScheduler,
   ],
-  exports: [AuditWriter],
 })
 export class AuditModule {}

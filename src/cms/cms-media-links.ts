@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { can } from '../auth/auth.guard';
-import type { Principal } from '../auth/principal';
+import { can } from '../access/permissions';
+import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
 import { allowedTypesText, fitsAllowedTypes } from './cms-media';
 import { CmsRecordsService } from './cms-records.service';

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../access/principal';
 import { FieldError } from '../common/errors/app-error';
-import { ownCompany } from '../files/company-access';
+import { ownCompany } from '../access/company-access';
 import { AttributeDefinition, CompiledType } from './content-type.types';
 
 /** Whether a file of this MIME type fits a media field's `allowedTypes` (`images` = image/*, `files` = the rest). */

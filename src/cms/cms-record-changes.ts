@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AuditWriter, diffChanges } from '../audit/audit-writer';
-import { Principal } from '../auth/principal';
+import { AuditWriter, diffChanges } from '../audit-trail/audit-writer';
+import { Principal } from '../access/principal';
 import { DomainEvents } from '../events/domain-events';
 import { CompiledType } from './content-type.types';
 

@@ -1,10 +1,10 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { Principal } from '../auth/principal';
-import { CurrentPrincipal } from '../auth/auth.decorators';
+import { Principal } from '../access/principal';
+import { CurrentPrincipal } from '../access/access-rules';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { CountEnvelopeDto } from '../records/record-envelopes';
-import { RecordRoute } from '../records/record-route.decorator';
+import { RecordRoute } from '../access/route.decorator';
 import { CmsRecordsService } from './cms-records.service';
 import { CollectionNameParam } from './collection-name.pipe';
 import { CmsCountQueryDto, CmsListQueryDto } from './dto/cms-query.dto';

@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { AppError, FieldError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
 import { quoteIdent } from '../database/ddl';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SchemaDdl } from '../database/ddl';
-import { ClientDatabases } from '../platform/client-databases.service';
-import { Client } from '../platform/entities/client.entity';
+import { ClientDatabases } from '../tenancy/client-databases';
+import { Client } from '../tenancy/entities/client.entity';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { tenantContext } from '../tenancy/tenant-context';
 import { CmsDdl } from './cms-ddl';

@@ -1,7 +1,7 @@
 import { Body, Controller, Param } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { CountEnvelopeDto } from '../records/record-envelopes';
-import { RecordRoute } from '../records/record-route.decorator';
+import { RecordRoute } from '../access/route.decorator';
 import { openApiFragment as cmsOpenApi } from './cms-openapi';
 import { CollectionNameParam } from './collection-name.pipe';
 import { ContentTypeCache } from './content-type-cache';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AuditWriter, diffChanges } from '../audit/audit-writer';
+import { AuditWriter, diffChanges } from '../audit-trail/audit-writer';
 import { AppError } from '../common/errors/app-error';
 import { SchemaDdl } from '../database/ddl';
-import { ClientDatabases } from '../platform/client-databases.service';
-import { Client } from '../platform/entities/client.entity';
+import { ClientDatabases } from '../tenancy/client-databases';
+import { Client } from '../tenancy/entities/client.entity';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';

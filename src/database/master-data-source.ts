@@ -10,14 +10,18 @@ import {
   withAdminConnection,
 } from './data-source-factory';
 import { quoteIdent } from './ddl';
-import { CLIENT_ENTITIES, MASTER_ONLY_ENTITIES } from './entities';
+import { EntityClasses, TENANT_ENTITIES } from './tenant-entities';
 import { runMigrationSet } from './migration-runner';
 
 /** Internal to src/tenancy and src/database (an ESLint rule keeps it there); see PlatformDatabase. */
 export const MASTER_DATA_SOURCE = Symbol('MASTER_DATA_SOURCE');
 
 /** Creates the master database when missing and applies both migration sets to it. */
-export async function openMasterDatabase(config: AppConfig): Promise<DataSource> {
+export async function openMasterDatabase(
+  config: AppConfig,
+  tenantEntities: EntityClasses,
+  masterEntities: EntityClasses,
+): Promise<DataSource> {
   const logger = new Logger('MasterDatabase');
   const target = parseDatabaseUrl(config.DATABASE_URL);
   await withAdminConnection({ ...target, database: 'postgres' }, async (admin) => {
@@ -36,15 +40,19 @@ export async function openMasterDatabase(config: AppConfig): Promise<DataSource>
   await runMigrationSet(target, MASTER_MIGRATIONS, { tableName: 'platform_migrations' });
   await runMigrationSet(target, CLIENT_MIGRATIONS);
   const dataSource = createDataSource(target, {
-    entities: [...CLIENT_ENTITIES, ...MASTER_ONLY_ENTITIES],
+    entities: [...tenantEntities, ...masterEntities],
     poolMax: config.DATABASE_POOL_MAX,
     applicationName: 'svc-platform:master',
   });
   return dataSource.initialize();
 }
 
-export const masterDataSourceProvider: Provider = {
-  provide: MASTER_DATA_SOURCE,
-  inject: [AppConfig],
-  useFactory: openMasterDatabase,
-};
+/** The master DataSource, with the tenant entities and the master database's own. */
+export function masterDataSourceProvider(masterEntities: EntityClasses): Provider {
+  return {
+    provide: MASTER_DATA_SOURCE,
+    inject: [AppConfig, TENANT_ENTITIES],
+    useFactory: (config: AppConfig, tenantEntities: EntityClasses) =>
+      openMasterDatabase(config, tenantEntities, masterEntities),
+  };
+}

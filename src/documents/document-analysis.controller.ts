@@ -1,9 +1,9 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
-import type { Principal } from '../auth/principal';
+import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import type { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
-import { assertCompanyAccess } from '../files/company-access';
+import { assertCompanyAccess } from '../access/company-access';
 import { DocumentsService } from './documents.service';
 import { AnalysisListQueryDto, FullTextQueryDto } from './dto/documents.dto';
 import { OcrActions } from './ocr-actions';

@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
-import type { Principal } from '../auth/principal';
+import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import type { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
-import { assertCompanyAccess, ownCompany } from '../files/company-access';
+import { assertCompanyAccess, ownCompany } from '../access/company-access';
 import { DocumentSearchService } from './document-search.service';
 import { DocumentsService } from './documents.service';
 import { FullTextQueryDto, SearchQueryDto } from './dto/documents.dto';

@@ -1,9 +1,9 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
-import type { Principal } from '../auth/principal';
+import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import type { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
-import { assertCompanyAccess, ownCompany } from '../files/company-access';
+import { assertCompanyAccess, ownCompany } from '../access/company-access';
 import { DocumentsService } from './documents.service';
 import { AdminListQueryDto, CompanyQueryDto, FullTextQueryDto } from './dto/documents.dto';
 import { OcrActions } from './ocr-actions';

@@ -26,6 +26,10 @@ import { OcrProcessor } from './ocr.processor';
 import { EmbeddedOcrEngine } from './ocr/embedded-engine';
 import { HttpOcrEngine } from './ocr/http-engine';
 import { TextExtraction } from './ocr/text-extraction';
+import { UploadedFile } from '../files/entities/uploaded-file.entity';
+import { DocumentContent } from './entities/document-content.entity';
+
+export const DOCUMENT_ENTITIES = [UploadedFile, DocumentContent];
 
 /**
  * Company file upload, the OCR pipeline, document analysis records and their search. The outbox

@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../access/principal';
 import { PlainMessageError } from '../common/errors/app-error';
 import { AppError } from '../common/errors/app-error';
 import { UploadedFile } from '../files/entities/uploaded-file.entity';

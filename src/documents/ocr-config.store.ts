@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditWriter, diffChanges } from '../audit/audit-writer';
+import { AuditWriter, diffChanges } from '../audit-trail/audit-writer';
 import { AppError } from '../common/errors/app-error';
 import { StoresSettings } from '../config/stores.settings';
 import { TenantDatabase } from '../tenancy/tenant-database';

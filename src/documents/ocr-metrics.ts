@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { MetricsService } from '../metrics/metrics.service';
+import { MetricsService } from '../observability/metrics/metrics.service';
 import { OcrQueue } from './ocr-queue';
 
 /** OCR metrics in the app's registry (Prometheus spelling of the spec's names). */

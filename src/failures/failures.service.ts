@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { findReference } from '../records/find-scoped';
 import { unitRecordKind, UnitRecordsService } from '../units/unit-records.service';
 import { WorkOrder } from '../work-orders/entities/work-order.entity';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AuditWriter } from '../audit/audit-writer';
-import type { Principal } from '../auth/principal';
+import { AuditWriter } from '../audit-trail/audit-writer';
+import type { Principal } from '../access/principal';
 import { CmsMediaLinks, MediaLink } from '../cms/cms-media-links';
 import { AppError } from '../common/errors/app-error';
 import { DocumentIntake } from '../documents/document-intake';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { assertCompanyAccess, ownCompany } from './company-access';
+import { assertCompanyAccess, ownCompany } from '../access/company-access';
 import { UploadedFile } from './entities/uploaded-file.entity';
 import { FileStore } from './file-store';
 import { fileView } from './file-view';

@@ -8,8 +8,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
-import type { Principal } from '../auth/principal';
+import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { LinkQueryDto, UploadQueryDto } from '../documents/dto/documents.dto';

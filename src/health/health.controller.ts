@@ -5,11 +5,11 @@ import { HealthCheckService, HealthIndicatorFunction, HealthIndicatorService } f
 import type { Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { access, constants, mkdir } from 'node:fs/promises';
-import { Public } from '../auth/auth.decorators';
-import { Authenticator } from '../auth/authenticator.service';
+import { Public } from '../access/access-rules';
+import { BearerAuthenticator } from '../access/bearer-authenticator';
 import { AppConfig } from '../config/app-config';
 import { StoresSettings } from '../config/stores.settings';
-import { DrainState } from '../operations/shutdown/drain-state';
+import { DrainState } from '../observability/shutdown/drain-state';
 import { RedisService } from '../redis/redis.service';
 import { TextExtraction } from '../documents/ocr/text-extraction';
 import { TenantPools } from '../tenancy/tenant-pools';
@@ -85,7 +85,7 @@ export class HealthController {
     }
     try {
       const principal = await this.moduleRef
-        .get(Authenticator, { strict: false })
+        .get(BearerAuthenticator, { strict: false })
         .authenticate(authorization);
       return principal.role === 'SUPER_ADMIN' && !principal.restricted;
     } catch {

@@ -1,9 +1,9 @@
 import { Body, Param, Query } from '@nestjs/common';
-import { CurrentPrincipal } from '../auth/auth.decorators';
-import { Principal } from '../auth/principal';
+import { CurrentPrincipal } from '../access/access-rules';
+import { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { CountEnvelopeDto, EnvelopeOf, PageOf } from '../records/record-envelopes';
-import { RecordRoute } from '../records/record-route.decorator';
+import { RecordRoute } from '../access/route.decorator';
 import { RecordsController } from '../records/records.controller';
 import {
   ApprovalNotesDto,

@@ -1,5 +1,5 @@
 import { ClientDto } from './dto/client.dto';
-import { Client } from './entities/client.entity';
+import { Client } from '../tenancy/entities/client.entity';
 
 /** The client as the API shows it: never a database host, port, name, user or password. */
 export function toClientView(client: Client): ClientDto {

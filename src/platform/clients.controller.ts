@@ -7,7 +7,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Authenticated } from '../auth/auth.decorators';
+import { Authenticated } from '../access/access-rules';
 import { PageQueryDto } from '../common/pagination/pagination';
 import { ClientsService } from './clients.service';
 import { ClientEnvelopeDto, CreateClientDto, MigrationStatusDto, UpdateClientDto } from './dto/client.dto';

@@ -6,10 +6,10 @@ import { AppConfig } from '../config/app-config';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { PlatformDatabase } from '../tenancy/platform-database';
 import { TenantPools } from '../tenancy/tenant-pools';
-import { ClientDatabases, MigrationReport } from './client-databases.service';
+import { ClientDatabases, MigrationReport } from '../tenancy/client-databases';
 import { toClientView } from './client.view';
 import { CreateClientDto, UpdateClientDto } from './dto/client.dto';
-import { Client, ClientStatus } from './entities/client.entity';
+import { Client, ClientStatus } from '../tenancy/entities/client.entity';
 import { ProvisioningQueue } from './provisioning.queue';
 import { publicFailure } from './public-failure';
 

@@ -1,10 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { PasswordHasher } from '../auth/password-hasher';
+import { PasswordHasher } from '../identity/auth/password-hasher';
 import { AppConfig } from '../config/app-config';
 import { PlatformDatabase } from '../tenancy/platform-database';
-import { roleIdOf, seedDefaultData } from '../users/default-data.seeder';
-import { ClientDatabases } from './client-databases.service';
+import { roleIdOf, seedDefaultData } from '../identity/users/default-data.seeder';
+import { ClientDatabases } from '../tenancy/client-databases';
 
 /** Seeds the master tenant, the first SUPER_ADMIN, and auto-migrates active clients at start. */
 @Injectable()

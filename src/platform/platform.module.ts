@@ -1,5 +1,4 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { ClientDatabases } from './client-databases.service';
 import { ClientsController } from './clients.controller';
 import { ClientsService } from './clients.service';
 import { PlatformBootstrap } from './platform-bootstrap';
@@ -14,8 +13,7 @@ export class PlatformModule {
       module: PlatformModule,
       global: true,
       controllers: [ClientsController],
-      providers: [ClientDatabases, ProvisioningQueue, ClientsService, PlatformBootstrap, ...processors],
-      exports: [ClientDatabases],
+      providers: [ProvisioningQueue, ClientsService, PlatformBootstrap, ...processors],
     };
   }
 }

@@ -1,20 +1,20 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bull';
 import { randomBytes } from 'node:crypto';
-import { AuthSettings } from '../auth/auth.settings';
-import { PasswordResetService } from '../auth/password-reset.service';
+import { AuthSettings } from '../identity/auth/auth.settings';
+import { PasswordResetService } from '../identity/auth/password-reset.service';
 import { SecretBox } from '../common/crypto/secret-box';
 import { createDataSource, parseDatabaseUrl } from '../database/data-source-factory';
-import { CLIENT_ENTITIES } from '../database/entities';
+import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
 import { MailService } from '../mail/mail.service';
 import { ClientLinks } from '../tenancy/client-links';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { PlatformDatabase } from '../tenancy/platform-database';
 import { runAsTenant } from '../tenancy/tenant-jobs';
-import { roleIdOf, seedDefaultData } from '../users/default-data.seeder';
+import { roleIdOf, seedDefaultData } from '../identity/users/default-data.seeder';
 import { AppConfig } from '../config/app-config';
-import { ClientDatabases } from './client-databases.service';
-import { Client } from './entities/client.entity';
+import { ClientDatabases } from '../tenancy/client-databases';
+import { Client } from '../tenancy/entities/client.entity';
 import { ProvisioningQueue, ProvisionJob } from './provisioning.queue';
 import { publicFailure } from './public-failure';
 
@@ -38,6 +38,7 @@ export class ProvisioningProcessor implements OnModuleInit {
     private readonly mail: MailService,
     private readonly links: ClientLinks,
     private readonly authSettings: AuthSettings,
+    @Inject(TENANT_ENTITIES) private readonly entities: EntityClasses,
   ) {}
 
   onModuleInit() {
@@ -88,7 +89,7 @@ export class ProvisioningProcessor implements OnModuleInit {
         username: admin.username,
         password: admin.password,
       },
-      { entities: CLIENT_ENTITIES, poolMax: 1, applicationName: 'svc-platform:provisioning' },
+      { entities: this.entities, poolMax: 1, applicationName: 'svc-platform:provisioning' },
     );
     await dataSource.initialize();
     try {

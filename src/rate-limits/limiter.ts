@@ -1,4 +1,4 @@
-import { sha256 } from '../auth/token-hash';
+import { sha256 } from '../common/crypto/token-hash';
 
 /**
  * The one shape of every rate limit: take units for a key, learn how many were granted and, when

@@ -1,6 +1,6 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { Principal } from '../auth/principal';
-import { companyScope } from './company-scope';
+import { Principal } from '../access/principal';
+import { companyScope } from '../access/company-rule';
 import { findReference } from './find-scoped';
 
 /** A body field naming another record (`unitId` → a unit). */

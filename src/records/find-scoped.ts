@@ -1,7 +1,7 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
-import { companyScope } from './company-scope';
+import { companyScope } from '../access/company-rule';
 
 /**
  * One record by id within the caller's company scope, optionally locked for update; else 404.

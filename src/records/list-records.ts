@@ -1,7 +1,7 @@
 import { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { paged, Paged } from '../common/pagination/pagination';
-import { companyScope } from './company-scope';
+import { companyScope } from '../access/company-rule';
 import { SortedPage } from './sorted-page-query';
 
 /** Equality filters by property name; an undefined (or null) value filters nothing. */

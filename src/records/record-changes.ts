@@ -1,7 +1,7 @@
 import { Injectable, Type } from '@nestjs/common';
 import { EntityManager, EntityTarget } from 'typeorm';
-import { AuditWriter, diffChanges, FieldChanges } from '../audit/audit-writer';
-import { Principal } from '../auth/principal';
+import { AuditWriter, diffChanges, FieldChanges } from '../audit-trail/audit-writer';
+import { Principal } from '../access/principal';
 import { previousOf } from '../events/domain-event';
 import { DomainEvents } from '../events/domain-events';
 import { findScoped } from './find-scoped';

@@ -1,11 +1,11 @@
 import { Body, Controller, Inject, Param, Query, Type } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../auth/auth.decorators';
-import type { Resource } from '../auth/permissions';
-import { Principal } from '../auth/principal';
+import { CurrentPrincipal } from '../access/access-rules';
+import type { Resource } from '../access/permissions';
+import { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { EnvelopeOf, PageOf } from './record-envelopes';
-import { RecordRoute } from './record-route.decorator';
+import { RecordRoute } from '../access/route.decorator';
 
 /** What a records controller calls; `RecordsService` plus the resource's list, create and update. */
 export interface RecordsApi {

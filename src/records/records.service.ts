@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DeepPartial, EntityManager } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { findScoped } from './find-scoped';
 import { RecordChanges, RecordKind, ScopedRecord } from './record-changes';

@@ -1,5 +1,5 @@
-import { Principal } from '../auth/principal';
-import { RoleType } from '../auth/roles';
+import { Principal } from '../access/principal';
+import { RoleType } from '../access/roles';
 import { AppError } from '../common/errors/app-error';
 import { applyMove, ensureEditable, MoveContext, MoveTable } from './transitions';
 

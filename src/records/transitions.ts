@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
-import { Principal } from '../auth/principal';
-import { hasRank, RoleType } from '../auth/roles';
+import { Principal } from '../access/principal';
+import { hasRank, RoleType } from '../access/roles';
 import { AppError } from '../common/errors/app-error';
 
 /** What a move may read besides the record: who moves it, when, and the body of the request. */

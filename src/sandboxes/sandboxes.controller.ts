@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
-import { Principal } from '../auth/principal';
+import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Principal } from '../access/principal';
 import { CreateSandboxDto, SandboxDto } from './dto/sandbox.dto';
 import { SandboxesService } from './sandboxes.service';
 

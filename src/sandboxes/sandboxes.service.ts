@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { can } from '../auth/auth.guard';
-import { Principal } from '../auth/principal';
-import { hasRank } from '../auth/roles';
+import { can } from '../access/permissions';
+import { Principal } from '../access/principal';
+import { hasRank } from '../access/roles';
 import { AppError } from '../common/errors/app-error';
-import { ClientDatabases } from '../platform/client-databases.service';
+import { ClientDatabases } from '../tenancy/client-databases';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { sandboxSchemaName } from '../tenancy/sandbox-naming';
 import { SandboxSchemas } from '../tenancy/sandbox-schemas';
 import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { CreateSandboxDto, SandboxDto } from './dto/sandbox.dto';
-import { Sandbox } from './entities/sandbox.entity';
-import { Client } from '../platform/entities/client.entity';
+import { Sandbox } from '../tenancy/entities/sandbox.entity';
+import { Client } from '../tenancy/entities/client.entity';
 import { ContentTypeSync } from '../cms/content-type-sync.service';
 
 const PRODUCTION: SandboxDto = {

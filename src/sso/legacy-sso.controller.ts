@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../auth/auth.decorators';
+import { Public } from '../access/access-rules';
 import { PublicProviderListDto, SamlAcsDto, SsoLoginResponseDto } from './dto/sso-flow.dto';
 import { SsoFlowService } from './flow/sso-flow.service';
 import { IdentityProvidersService } from './providers/identity-providers.service';

@@ -13,7 +13,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../auth/auth.decorators';
+import { Public } from '../access/access-rules';
 import {
   AuthorizeDto,
   AuthorizeEnvelopeDto,

@@ -22,6 +22,10 @@ import { SpKeys } from './saml/sp-keys';
 import { SsoController } from './sso.controller';
 import { SsoSettings } from './sso.settings';
 import { SsoUrls } from './sso-urls';
+import { IdentityProvider } from './entities/identity-provider.entity';
+import { SsoIdentity } from './entities/sso-identity.entity';
+
+export const SSO_ENTITIES = [IdentityProvider, SsoIdentity];
 
 /** Single sign-on: OIDC, OAuth 2.0 and SAML 2.0 identity providers, JIT provisioning and linking. */
 @Module({

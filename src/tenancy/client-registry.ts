@@ -4,7 +4,7 @@ import { SecretBox } from '../common/crypto/secret-box';
 import { AppConfig } from '../config/app-config';
 import { DbTarget } from '../database/data-source-factory';
 import { MASTER_DATA_SOURCE } from '../database/master-data-source';
-import { Client } from '../platform/entities/client.entity';
+import { Client } from './entities/client.entity';
 import { RedisService } from '../redis/redis.service';
 
 const CHANNEL = 'clients:changed';

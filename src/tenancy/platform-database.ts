@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { MASTER_DATA_SOURCE } from '../database/master-data-source';
-import { Client } from '../platform/entities/client.entity';
+import { Client } from './entities/client.entity';
 
 /**
  * Platform administration's narrow view of the master database: the client registry table and

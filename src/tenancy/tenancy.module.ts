@@ -1,6 +1,11 @@
-import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box';
 import { masterDataSourceProvider } from '../database/master-data-source';
+import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
+import { ClientDatabases } from './client-databases';
+import { Client } from './entities/client.entity';
+import { Sandbox } from './entities/sandbox.entity';
+import { UserSandbox } from './entities/user-sandbox.entity';
 import { ClientLinks } from './client-links';
 import { ClientRegistry } from './client-registry';
 import { PlatformDatabase } from './platform-database';
@@ -14,7 +19,6 @@ import { TenantMiddleware } from './tenant.middleware';
 @Global()
 @Module({
   providers: [
-    masterDataSourceProvider,
     SecretBox,
     ClientRegistry,
     TenantDataSources,
@@ -25,6 +29,7 @@ import { TenantMiddleware } from './tenant.middleware';
     PerClientRunner,
     TenantMiddleware,
     ClientLinks,
+    ClientDatabases,
   ],
   // The pool registry and the master DataSource stay inside: features get the facades.
   exports: [
@@ -36,9 +41,22 @@ import { TenantMiddleware } from './tenant.middleware';
     SandboxSchemas,
     PerClientRunner,
     ClientLinks,
+    ClientDatabases,
+    TENANT_ENTITIES,
   ],
 })
 export class TenancyModule implements NestModule {
+  /** @param entities every feature's tenant entities, composed at the application root */
+  static forRoot(entities: EntityClasses): DynamicModule {
+    return {
+      module: TenancyModule,
+      providers: [
+        { provide: TENANT_ENTITIES, useValue: [Sandbox, UserSandbox, ...entities] },
+        masterDataSourceProvider([Client]),
+      ],
+    };
+  }
+
   configure(consumer: MiddlewareConsumer) {
     consumer.apply(TenantMiddleware).forRoutes('*');
   }

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../access/principal';
 
 /** The database a unit of work talks to: the master database, or one client's. */
 export interface TenantClient {

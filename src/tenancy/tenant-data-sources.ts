@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy, ServiceUnavailableExceptio
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { createDataSource } from '../database/data-source-factory';
-import { CLIENT_ENTITIES } from '../database/entities';
+import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
 import { MASTER_DATA_SOURCE } from '../database/master-data-source';
 import { pgPoolOf } from '../database/pg-pool';
 import { AppError } from '../common/errors/app-error';
@@ -43,6 +43,7 @@ export class TenantDataSources implements OnModuleDestroy {
     @Inject(MASTER_DATA_SOURCE) readonly master: DataSource,
     private readonly registry: ClientRegistry,
     private readonly config: AppConfig,
+    @Inject(TENANT_ENTITIES) private readonly entities: EntityClasses,
   ) {
     this.sweeper = setInterval(() => void this.closeIdle(), Math.min(60_000, config.TENANT_POOL_IDLE_MS));
     this.sweeper.unref();
@@ -99,7 +100,7 @@ export class TenantDataSources implements OnModuleDestroy {
     if (!client || client.status !== 'ACTIVE') throw AppError.clientNotFound();
     await this.makeRoom();
     const dataSource = createDataSource(this.registry.connectionTarget(client), {
-      entities: CLIENT_ENTITIES,
+      entities: this.entities,
       poolMax: this.config.TENANT_POOL_MAX,
       idleTimeoutMs: 30_000,
       applicationName: `svc-platform:${identifier}`,

@@ -1,7 +1,7 @@
-import { parseDateTime } from '../records/datetime';
+import { parseDateTime } from '../common/validation/datetime';
 import { Type } from '@nestjs/common';
 import { DeepPartial, EntityManager } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { rejectNulls } from '../records/find-scoped';
 import { RecordKind, recordKind } from '../records/record-changes';
 import { listScoped } from '../records/list-records';

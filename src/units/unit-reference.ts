@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
-import { Principal } from '../auth/principal';
-import { companyScope } from '../records/company-scope';
+import { Principal } from '../access/principal';
+import { companyScope } from '../access/company-rule';
 import { findReference } from '../records/find-scoped';
 import { Unit } from './entities/unit.entity';
 

@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { RecordsModule } from '../records/records.module';
 import { UnitsController } from './units.controller';
 import { UnitsService } from './units.service';
+import { Unit } from './entities/unit.entity';
+
+export const UNIT_ENTITIES = [Unit];
 
 @Module({
   imports: [RecordsModule],

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
 import { isoTimestamp } from '../database/sql';
-import { companyScope } from '../records/company-scope';
+import { companyScope } from '../access/company-rule';
 import { recordKind } from '../records/record-changes';
 import { RecordsService } from '../records/records.service';
 import { CreateUnitDto, UnitDto, UnitQueryDto, UpdateUnitDto } from './dto/unit.dto';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditWriter } from '../audit/audit-writer';
+import { AuditWriter } from '../audit-trail/audit-writer';
 import { AppError } from '../common/errors/app-error';
 import { modifyReturning } from '../database/sql';
 import { tenantContext } from '../tenancy/tenant-context';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { MetricsService } from '../metrics/metrics.service';
+import { MetricsService } from '../observability/metrics/metrics.service';
 import { WebhookQueue } from './webhook-queue';
 
 /** Delivery metrics in the app's registry: outcomes by status, attempt latency, queue depth. */

@@ -10,8 +10,8 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../auth/auth.decorators';
-import { Principal } from '../auth/principal';
+import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Principal } from '../access/principal';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryEnvelopeDto, DeliveryListDto, DeliveryQueryDto } from './dto/delivery.dto';
 import {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AuditWriter, diffChanges } from '../audit/audit-writer';
-import { Principal } from '../auth/principal';
+import { AuditWriter, diffChanges } from '../audit-trail/audit-writer';
+import { Principal } from '../access/principal';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors/app-error';
 import { modifyReturning } from '../database/sql';

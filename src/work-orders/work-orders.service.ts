@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { unitRecordKind, UnitRecordsService } from '../units/unit-records.service';
 import { CreateWorkOrderDto, UpdateWorkOrderDto } from './dto/work-order.dto';
 import { WorkOrder } from './entities/work-order.entity';

@@ -1,5 +1,5 @@
-import { ComplianceDailyJobs } from '../../src/compliance/daily/compliance-daily-jobs';
-import { ComplianceDailyScheduler } from '../../src/compliance/daily/compliance-daily.scheduler';
+import { ComplianceDailyJobs } from '../../src/environmental-compliance/daily/compliance-daily-jobs';
+import { ComplianceDailyScheduler } from '../../src/environmental-compliance/daily/compliance-daily.scheduler';
 import { ComplianceWorld, complianceWorld, fieldsOf } from './compliance-support';
 
 const DAY = 86_400_000;

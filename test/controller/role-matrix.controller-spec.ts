@@ -1,5 +1,5 @@
-import { DEFAULT_PERMISSIONS, Permission } from '../../src/auth/permissions';
-import { ROLE_RANK, ROLE_TYPES, RoleType } from '../../src/auth/roles';
+import { DEFAULT_PERMISSIONS, Permission } from '../../src/access/permissions';
+import { ROLE_RANK, ROLE_TYPES, RoleType } from '../../src/access/roles';
 import {
   bootControllerApp,
   ControllerApp,

@@ -1,5 +1,5 @@
-import type { Permission, Resource } from '../../src/auth/permissions';
-import type { RoleType } from '../../src/auth/roles';
+import type { Permission, Resource } from '../../src/access/permissions';
+import type { RoleType } from '../../src/access/roles';
 
 /**
  * Who may call what: every route the application registers, with the rule it is documented to

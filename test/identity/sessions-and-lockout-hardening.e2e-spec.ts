@@ -1,5 +1,5 @@
 import speakeasy from 'speakeasy';
-import { AuthSettings } from '../../src/auth/auth.settings';
+import { AuthSettings } from '../../src/identity/auth/auth.settings';
 import { loadSettings } from '../../src/config/load-settings';
 import { codeFromMail, SmtpSink } from '../support/smtp-sink';
 import { SUPER_ADMIN, superAdminToken, TestApp } from '../support/test-app';

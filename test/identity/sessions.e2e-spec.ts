@@ -1,4 +1,4 @@
-import { JwtService } from '../../src/auth/jwt.service';
+import { JwtService } from '../../src/identity/auth/jwt.service';
 import { SmtpSink } from '../support/smtp-sink';
 import { SUPER_ADMIN, superAdminToken, TestApp } from '../support/test-app';
 import { as, bootIdentityApp, createUser, loginFull, queryMaster } from './identity-helpers';

@@ -1,4 +1,4 @@
-import { DrainState } from '../../src/operations/shutdown/drain-state';
+import { DrainState } from '../../src/observability/shutdown/drain-state';
 import { createUser } from '../identity/identity-helpers';
 import { bootApp, login, superAdminToken, TestApp } from '../support/test-app';
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AUDIT_ACTIONS, AuditAction } from '../entities/audit-log.entity';
+import { AUDIT_ACTIONS, AuditAction } from '../../audit-trail/audit-log.entity';
 
 export class AuditEntryDto {
   @ApiProperty({ example: 42 }) id: number;

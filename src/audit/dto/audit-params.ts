@@ -1,7 +1,7 @@
 import { PipeTransform } from '@nestjs/common';
 import { isIP } from 'node:net';
 import { AppError } from '../../common/errors/app-error';
-import { AUDIT_ACTIONS, AuditAction } from '../entities/audit-log.entity';
+import { AUDIT_ACTIONS, AuditAction } from '../../audit-trail/audit-log.entity';
 
 const invalid = (field: string, message: string) => AppError.validation([{ field, message }]);
 

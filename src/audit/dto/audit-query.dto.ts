@@ -12,7 +12,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { AUDIT_ACTIONS, AuditAction } from '../entities/audit-log.entity';
+import { AUDIT_ACTIONS, AuditAction } from '../../audit-trail/audit-log.entity';
 
 export const MAX_PAGE_SIZE = 500;
 const DATE_HINT = 'ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time';

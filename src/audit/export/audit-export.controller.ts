@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Authenticated } from '../../auth/auth.decorators';
+import { Authenticated } from '../../access/access-rules';
 import { ExportQueryDto } from '../dto/audit-query.dto';
 import { parseRange } from '../queries/audit-dates';
 import { AuditExportService } from './audit-export.service';

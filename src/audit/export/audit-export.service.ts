@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { once } from 'node:events';
 import { TenantDatabase } from '../../tenancy/tenant-database';
-import { AuditWriter } from '../audit-writer';
+import { AuditWriter } from '../../audit-trail/audit-writer';
 import { ExportFormat } from '../dto/audit-query.dto';
 import { AuditFilter, whereClause } from '../queries/audit-filter';
 import { AuditEntryView, AuditRow, ENTRY_COLUMNS, toEntryView } from '../queries/audit-row';

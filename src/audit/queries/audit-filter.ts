@@ -1,6 +1,6 @@
 import { ERROR_PREDICATE, SECURITY_PREDICATE } from '../../../migrations/client/1733100000000-AuditTrail';
-import { normalizeIp } from '../audit-writer';
-import { AuditAction } from '../entities/audit-log.entity';
+import { normalizeIp } from '../../audit-trail/audit-writer';
+import { AuditAction } from '../../audit-trail/audit-log.entity';
 import { DateRange } from './audit-dates';
 
 /** What a query or export selects; every value is passed as a parameter. */

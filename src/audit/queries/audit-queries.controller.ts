@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../../auth/auth.decorators';
-import type { Principal } from '../../auth/principal';
+import { Authenticated, CurrentPrincipal } from '../../access/access-rules';
+import type { Principal } from '../../access/principal';
 import { AuditPageEnvelopeDto, AuditTrailEnvelopeDto } from '../dto/audit-entry.dto';
 import { ActionParam, EntityTypeParam, IpParam } from '../dto/audit-params';
 import {
@@ -11,7 +11,7 @@ import {
   SearchQueryDto,
   TimeRangeQueryDto,
 } from '../dto/audit-query.dto';
-import { AUDIT_ACTIONS, AuditAction } from '../entities/audit-log.entity';
+import { AUDIT_ACTIONS, AuditAction } from '../../audit-trail/audit-log.entity';
 import { parseRange } from './audit-dates';
 import { AuditQueryService } from './audit-query.service';
 import { auditCompanyScope } from './audit-scope';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Paged, paged } from '../../common/pagination/pagination';
 import { TenantDatabase } from '../../tenancy/tenant-database';
-import { AuditSettings } from '../audit.settings';
+import { AuditSettings } from '../../audit-trail/audit.settings';
 import { AuditFilter, whereClause } from './audit-filter';
 import { AuditEntryView, AuditRow, ENTRY_COLUMNS, toEntryView } from './audit-row';
 

@@ -1,4 +1,4 @@
-import { AuditAction } from '../entities/audit-log.entity';
+import { AuditAction } from '../../audit-trail/audit-log.entity';
 
 /** Columns of an audit entry as the API shows it. */
 export const ENTRY_COLUMNS = `id, action, entity_type, entity_id, user_id, username, timestamp, ip_address, user_agent, message, changes, metadata`;

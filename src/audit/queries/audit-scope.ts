@@ -1,5 +1,5 @@
-import { Principal } from '../../auth/principal';
-import { hasRank } from '../../auth/roles';
+import { Principal } from '../../access/principal';
+import { hasRank } from '../../access/roles';
 
 /**
  * Company whose entries a caller may read: null (every entry of the client) for ADMIN and above;

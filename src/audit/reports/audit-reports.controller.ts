@@ -7,8 +7,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../../auth/auth.decorators';
-import type { Principal } from '../../auth/principal';
+import { Authenticated, CurrentPrincipal } from '../../access/access-rules';
+import type { Principal } from '../../access/principal';
 import { auditCompanyScope } from '../queries/audit-scope';
 import { EntityTypeParam } from '../dto/audit-params';
 import { ReportPeriodDto } from '../dto/audit-query.dto';

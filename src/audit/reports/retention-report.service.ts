@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDatabase } from '../../tenancy/tenant-database';
-import { AuditSettings } from '../audit.settings';
+import { AuditSettings } from '../../audit-trail/audit.settings';
 import { DEFAULT_POLICY_KEY } from '../entities/retention-policy.entity';
 
 /** Label of entries without an entity type (logins, recorded errors): they follow the default policy. */

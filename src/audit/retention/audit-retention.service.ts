@@ -4,11 +4,11 @@ import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
 import { parseDatabaseUrl, withAdminConnection } from '../../database/data-source-factory';
 import { quoteIdent } from '../../database/ddl';
-import { ClientDatabases } from '../../platform/client-databases.service';
+import { ClientDatabases } from '../../tenancy/client-databases';
 import { ClientRegistry } from '../../tenancy/client-registry';
 import { SANDBOX_SCHEMA_LIKE } from '../../tenancy/sandbox-naming';
 import { TenantClient } from '../../tenancy/tenant-context';
-import { AuditSettings } from '../audit.settings';
+import { AuditSettings } from '../../audit-trail/audit.settings';
 import { DEFAULT_POLICY_KEY } from '../entities/retention-policy.entity';
 
 const BATCH = 20_000;

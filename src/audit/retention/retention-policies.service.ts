@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Principal } from '../../auth/principal';
+import { Principal } from '../../access/principal';
 import { AppError } from '../../common/errors/app-error';
 import { TenantDatabase } from '../../tenancy/tenant-database';
-import { AuditWriter, diffChanges } from '../audit-writer';
-import { AuditSettings } from '../audit.settings';
+import { AuditWriter, diffChanges } from '../../audit-trail/audit-writer';
+import { AuditSettings } from '../../audit-trail/audit.settings';
 import { AuditRetentionPolicy, DEFAULT_POLICY_KEY } from '../entities/retention-policy.entity';
 
 const view = (p: AuditRetentionPolicy) => ({

@@ -8,8 +8,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../../auth/auth.decorators';
-import type { Principal } from '../../auth/principal';
+import { Authenticated, CurrentPrincipal } from '../../access/access-rules';
+import type { Principal } from '../../access/principal';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { EntityTypeParam } from '../dto/audit-params';
 import {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PerClientRunner } from '../../tenancy/per-client-runner';
 import { PeriodicClientRound } from '../../tenancy/periodic-client-round';
 import type { TenantClient } from '../../tenancy/tenant-context';
-import { AuditSettings } from '../audit.settings';
+import { AuditSettings } from '../../audit-trail/audit.settings';
 import { AuditRetentionService } from './audit-retention.service';
 
 /** Applies the retention policies every AUDIT_RETENTION_INTERVAL_MS, once per client across replicas. */

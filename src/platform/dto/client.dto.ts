@@ -13,7 +13,7 @@ import {
   NotEquals,
   ValidateIf,
 } from 'class-validator';
-import { CLIENT_STATUSES, ClientStatus } from '../entities/client.entity';
+import { CLIENT_STATUSES, ClientStatus } from '../../tenancy/entities/client.entity';
 
 const lower = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value;

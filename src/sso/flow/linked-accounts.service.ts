@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { AuditWriter } from '../../audit/audit-writer';
-import { Principal } from '../../auth/principal';
+import { AuditWriter } from '../../audit-trail/audit-writer';
+import { Principal } from '../../access/principal';
 import { AppError } from '../../common/errors/app-error';
 import { modifyReturning } from '../../database/sql';
 import { tenantContext } from '../../tenancy/tenant-context';

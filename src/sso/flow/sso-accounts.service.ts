@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AuditWriter } from '../../audit/audit-writer';
+import { AuditWriter } from '../../audit-trail/audit-writer';
 import { AppError } from '../../common/errors/app-error';
 import { TenantDatabase } from '../../tenancy/tenant-database';
-import { Role } from '../../users/entities/role.entity';
-import { User } from '../../users/entities/user.entity';
+import { Role } from '../../identity/users/entities/role.entity';
+import { User } from '../../identity/users/entities/user.entity';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { SsoErrors } from '../sso-errors';
 import { domainAllowed, ExternalIdentity } from './external-identity';
-import { UserQuota } from '../../users/user-quota';
+import { UserQuota } from '../../identity/users/user-quota';
 
 interface UserRow {
   id: number;

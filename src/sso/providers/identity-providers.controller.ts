@@ -8,7 +8,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Authenticated } from '../../auth/auth.decorators';
+import { Authenticated } from '../../access/access-rules';
 import {
   CreateIdentityProviderDto,
   DiscoverDto,

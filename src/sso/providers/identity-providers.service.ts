@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { X509Certificate } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { AuditWriter, diffChanges } from '../../audit/audit-writer';
+import { AuditWriter, diffChanges } from '../../audit-trail/audit-writer';
 import { AppError } from '../../common/errors/app-error';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { TenantDatabase } from '../../tenancy/tenant-database';

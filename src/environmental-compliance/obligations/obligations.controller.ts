@@ -1,0 +1,85 @@
+import { Param, Query } from '@nestjs/common';
+import { CurrentPrincipal } from '../../access/access-rules';
+import { Principal } from '../../access/principal';
+import { IdParam } from '../../common/validation/id-param.pipe';
+import { CountEnvelopeDto, EnvelopeOf, PageOf } from '../../records/record-envelopes';
+import { RecordRoute } from '../../access/route.decorator';
+import { RecordsController } from '../../records/records.controller';
+import {
+  CreateObligationDto,
+  ObligationDto,
+  ObligationPageQueryDto,
+  ObligationQueryDto,
+  UpcomingObligationsQueryDto,
+  UpdateObligationDto,
+} from './dto/obligation.dto';
+import { ObligationsService } from './obligations.service';
+
+/** /api/compliance-obligations: CRUD, count, overdue, upcoming, by permit and complete. */
+export class ObligationsController extends RecordsController(ObligationsService, {
+  path: 'api/compliance-obligations',
+  tag: 'Environmental compliance: obligations',
+  resource: 'compliance_obligations',
+  one: 'compliance obligation',
+  many: 'compliance obligations',
+  view: ObligationDto,
+  create: CreateObligationDto,
+  update: UpdateObligationDto,
+  query: ObligationQueryDto,
+  summaries: { remove: 'Delete an obligation without submissions (409 CONFLICT while it has some)' },
+}) {
+  @RecordRoute('GET', 'count', {
+    summary: 'Count the compliance obligations of the caller’s company',
+    permissions: ['compliance_obligations:read'],
+    response: CountEnvelopeDto,
+  })
+  count(@CurrentPrincipal() principal: Principal) {
+    return this.records.count(principal);
+  }
+
+  @RecordRoute('GET', 'overdue', {
+    summary: 'ACTIVE or OVERDUE obligations past their due date, most overdue first',
+    permissions: ['compliance_obligations:read'],
+    response: PageOf(ObligationDto),
+    badRequest: true,
+  })
+  overdue(@CurrentPrincipal() principal: Principal, @Query() q: ObligationPageQueryDto) {
+    return this.records.overdue(principal, q);
+  }
+
+  @RecordRoute('GET', 'upcoming', {
+    summary: 'ACTIVE obligations due within daysAhead days (default 30), soonest first',
+    permissions: ['compliance_obligations:read'],
+    response: PageOf(ObligationDto),
+    badRequest: true,
+  })
+  upcoming(@CurrentPrincipal() principal: Principal, @Query() q: UpcomingObligationsQueryDto) {
+    return this.records.upcoming(principal, q);
+  }
+
+  @RecordRoute('GET', 'permit/:permitId', {
+    summary: 'Obligations of a permit, newest first',
+    permissions: ['compliance_obligations:read'],
+    response: PageOf(ObligationDto),
+    notFound: true,
+    badRequest: true,
+  })
+  ofPermit(
+    @CurrentPrincipal() principal: Principal,
+    @Param('permitId', IdParam) permitId: number,
+    @Query() q: ObligationPageQueryDto,
+  ) {
+    return this.records.ofPermit(principal, permitId, q);
+  }
+
+  @RecordRoute('POST', ':id/complete', {
+    summary: 'Record a completion: ONE_TIME → COMPLETED, recurring → next due date moved forward',
+    permissions: ['compliance_obligations:update'],
+    response: EnvelopeOf(ObligationDto),
+    notFound: true,
+    conflict: 'INVALID_TRANSITION',
+  })
+  complete(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
+    return this.records.complete(principal, id);
+  }
+}

@@ -1,0 +1,61 @@
+import { Query } from '@nestjs/common';
+import { CurrentPrincipal } from '../../access/access-rules';
+import { Principal } from '../../access/principal';
+import { CountEnvelopeDto, PageOf } from '../../records/record-envelopes';
+import { RecordRoute } from '../../access/route.decorator';
+import { RecordsController } from '../../records/records.controller';
+import {
+  CreatePermitDto,
+  ExpiringPermitsQueryDto,
+  PermitDto,
+  PermitQueryDto,
+  PermitsByStatusQueryDto,
+  UpdatePermitDto,
+} from './dto/permit.dto';
+import { PermitsService } from './permits.service';
+
+/** /api/permits: CRUD, count, expiring and by-status. */
+export class PermitsController extends RecordsController(PermitsService, {
+  path: 'api/permits',
+  tag: 'Environmental compliance: permits',
+  resource: 'environmental_permits',
+  one: 'permit',
+  many: 'permits',
+  view: PermitDto,
+  create: CreatePermitDto,
+  update: UpdatePermitDto,
+  query: PermitQueryDto,
+  summaries: {
+    create: 'Create a permit (permitNumber unique: 409 CONFLICT otherwise)',
+    remove: 'Delete a permit without obligations (409 CONFLICT while it has some)',
+  },
+}) {
+  @RecordRoute('GET', 'count', {
+    summary: 'Count the permits of the caller’s company',
+    permissions: ['environmental_permits:read'],
+    response: CountEnvelopeDto,
+  })
+  count(@CurrentPrincipal() principal: Principal) {
+    return this.records.count(principal);
+  }
+
+  @RecordRoute('GET', 'expiring', {
+    summary: 'ACTIVE permits expiring within daysAhead days (default 90), soonest first',
+    permissions: ['environmental_permits:read'],
+    response: PageOf(PermitDto),
+    badRequest: true,
+  })
+  expiring(@CurrentPrincipal() principal: Principal, @Query() q: ExpiringPermitsQueryDto) {
+    return this.records.expiring(principal, q);
+  }
+
+  @RecordRoute('GET', 'by-status', {
+    summary: 'Permits with the given status, newest first',
+    permissions: ['environmental_permits:read'],
+    response: PageOf(PermitDto),
+    badRequest: true,
+  })
+  byStatus(@CurrentPrincipal() principal: Principal, @Query() q: PermitsByStatusQueryDto) {
+    return this.records.byStatus(principal, q);
+  }
+}

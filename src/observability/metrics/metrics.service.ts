@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { TenantPools } from '../../tenancy/tenant-pools';
+
+/** One registry per app instance (tests boot several in one process). */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Error answers to callers without a credential: counted here, never written to a tenant database. */
+  readonly anonymousErrors: Counter<'status'>;
+
+  constructor(pools: TenantPools) {
+    collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [this.registry],
+    });
+    this.anonymousErrors = new Counter({
+      name: 'http_anonymous_errors_total',
+      help: 'Error answers (4xx/5xx) to requests without a valid credential, by status',
+      labelNames: ['status'],
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'tenant_pools_open',
+      help: 'Client database pools currently open',
+      registers: [this.registry],
+      collect() {
+        this.set(pools.openCount());
+      },
+    });
+    new Gauge({
+      name: 'tenant_pool_connections',
+      help: 'PostgreSQL connections held by all client pools',
+      registers: [this.registry],
+      collect() {
+        this.set(pools.connectionCount());
+      },
+    });
+  }
+}

@@ -1,7 +1,0 @@
-import { Principal } from '../auth/principal';
-import { hasRank } from '../auth/roles';
-
-/** Company a caller is limited to: null (every company) for ADMIN and above, -1 (none) without a company. */
-export function companyScope(principal: Principal): number | null {
-  return hasRank(principal.role, 'ADMIN') ? null : (principal.companyId ?? -1);
-}

@@ -1,0 +1,193 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CLIENT_MIGRATIONS } from '../../migrations/client';
+import { AppConfig } from '../config/app-config';
+import {
+  databaseExists,
+  DbTarget,
+  parseDatabaseUrl,
+  withAdminConnection,
+} from '../database/data-source-factory';
+import { quoteIdent, quoteLiteral, runSchemaDdl, SchemaDdl } from '../database/ddl';
+import { migrationStatus, runMigrationSet } from '../database/migration-runner';
+import { SANDBOX_SCHEMA_LIKE } from './sandbox-naming';
+import { Client } from './entities/client.entity';
+
+const SANDBOX_CREATION_LOCK = 7243102;
+
+export interface MigrationReport {
+  currentVersion: string | null;
+  pendingCount: number;
+  pendingVersions: string[];
+}
+
+/**
+ * Platform administration of client databases (provisioning, migrations, sandbox schemas), always
+ * over the platform's administrative credentials: the client's own login role only reads and
+ * writes rows, so it cannot alter tables nor rewrite the audit log. Schema DDL runs through
+ * runSchemaDdl (one transaction under the schema's advisory lock).
+ */
+@Injectable()
+export class ClientDatabases {
+  private readonly logger = new Logger(ClientDatabases.name);
+
+  constructor(private readonly config: AppConfig) {}
+
+  /** Creates the login role and the database when missing (idempotent), then migrates it. */
+  async create(client: Client, password: string): Promise<void> {
+    const admin = this.adminTarget(client, 'postgres');
+    const role = quoteIdent(client.databaseUsername);
+    await withAdminConnection(admin, async (pg) => {
+      const { rowCount } = await pg.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
+        client.databaseUsername,
+      ]);
+      if (!rowCount) await pg.query(`CREATE ROLE ${role} LOGIN`);
+      await pg.query(`ALTER ROLE ${role} WITH LOGIN PASSWORD ${quoteLiteral(password)}`);
+      if (!(await databaseExists(pg, client.databaseName))) {
+        await pg.query(`CREATE DATABASE ${quoteIdent(client.databaseName)}`);
+      }
+      await pg.query(`REVOKE ALL ON DATABASE ${quoteIdent(client.databaseName)} FROM PUBLIC`);
+      await pg.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${quoteIdent(client.databaseName)} TO ${role}`);
+    });
+    await this.migrate(client);
+  }
+
+  /** Applies pending client migrations to production and every sandbox schema. */
+  async migrate(client: Client): Promise<string[]> {
+    const target = this.adminTarget(client);
+    const schemas = await this.schemas(client);
+    const ran: string[] = [];
+    for (const schema of schemas) {
+      ran.push(...(await runMigrationSet(target, CLIENT_MIGRATIONS, { schema })));
+      await this.grant(client, schema);
+    }
+    if (ran.length) this.logger.log(`${client.identifier}: ran ${ran.length} migration(s)`);
+    return ran;
+  }
+
+  async status(client: Client): Promise<MigrationReport> {
+    const { currentVersion, pendingVersions } = await migrationStatus(
+      this.adminTarget(client),
+      CLIENT_MIGRATIONS,
+    );
+    return { currentVersion, pendingCount: pendingVersions.length, pendingVersions };
+  }
+
+  /** Creates and migrates a sandbox schema, granting the client's role the same rights as in production. */
+  async createSchema(client: Client | null, schema: string): Promise<void> {
+    const target = this.sandboxTarget(client);
+    await runMigrationSet(target, CLIENT_MIGRATIONS, { schema });
+    if (client) await this.grant(client, schema);
+  }
+
+  async dropSchema(client: Client | null, schema: string): Promise<void> {
+    const target = this.sandboxTarget(client);
+    await runSchemaDdl(target, schema, (ddl) => ddl.dropSchema());
+  }
+
+  /** Copies production rows of every per-schema table (audit trail excluded) into a sandbox schema. */
+  async copyProduction(client: Client | null, schema: string): Promise<void> {
+    const target = this.sandboxTarget(client);
+    await runSchemaDdl(target, schema, async (ddl) => {
+      const tables = await ddl.query<{ table_name: string }>(
+        `SELECT table_name FROM information_schema.tables
+          WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'audit_logs')`,
+        [schema],
+      );
+      await ddl.query(`SET LOCAL session_replication_role = replica`); // copy in any order, no FK/trigger checks
+      for (const { table_name: table } of tables) {
+        const columns = await ddl.query<{ column_name: string }>(
+          `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2
+           AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+          [schema, table],
+        );
+        const list = columns.map((c) => quoteIdent(c.column_name)).join(', ');
+        await ddl.query(
+          `INSERT INTO ${ddl.table(table)} (${list}) SELECT ${list} FROM public.${quoteIdent(table)}`,
+        );
+        const serials = await ddl.query<{ column_name: string; seq: string | null }>(
+          `SELECT column_name, pg_get_serial_sequence($1, column_name) AS seq FROM information_schema.columns
+            WHERE table_schema = $2 AND table_name = $3 AND column_default LIKE 'nextval%'`,
+          [`${schema}.${table}`, schema, table],
+        );
+        for (const { column_name: column, seq } of serials) {
+          if (!seq) continue;
+          await ddl.query(
+            `SELECT setval($1, GREATEST(COALESCE((SELECT max(${quoteIdent(column)}) FROM ${ddl.table(table)}), 0), 1))`,
+            [seq],
+          );
+        }
+      }
+    });
+  }
+
+  /**
+   * Runs `work` holding the database's sandbox-creation lock: a session advisory lock on an
+   * administrative connection of its own, so it serialises creations across replicas without
+   * taking a connection from the client's bounded pool.
+   */
+  async withSandboxCreationLock<T>(client: Client | null, work: () => Promise<T>): Promise<T> {
+    const target = this.sandboxTarget(client);
+    return withAdminConnection(target, async (pg) => {
+      await pg.query('SELECT pg_advisory_lock($1)', [SANDBOX_CREATION_LOCK]);
+      try {
+        return await work();
+      } finally {
+        await pg.query('SELECT pg_advisory_unlock($1)', [SANDBOX_CREATION_LOCK]).catch(() => undefined);
+      }
+    });
+  }
+
+  /**
+   * Runs schema DDL of custom tables in one schema of the client's database (the master one when
+   * `client` is null): one transaction under the schema's advisory lock.
+   */
+  schemaDdl<T>(client: Client | null, schema: string, work: (ddl: SchemaDdl) => Promise<T>): Promise<T> {
+    return runSchemaDdl(this.sandboxTarget(client), schema, work);
+  }
+
+  /** A short-lived administrative connection to the client's database (used by audit retention). */
+  asAdmin<T>(client: Client, fn: (pg: import('pg').Client) => Promise<T>): Promise<T> {
+    return withAdminConnection(this.adminTarget(client), fn);
+  }
+
+  private async grant(client: Client, schema: string) {
+    await runSchemaDdl(this.adminTarget(client), schema, async (ddl) => {
+      await ddl.grantApplicationRights(client.databaseUsername);
+      // The audit trail is append-only for the application.
+      await ddl.query(
+        `REVOKE UPDATE, DELETE, TRUNCATE ON ${ddl.table('audit_logs')} FROM ${quoteIdent(client.databaseUsername)}`,
+      );
+    });
+  }
+
+  private async schemas(client: Client): Promise<string[]> {
+    const exists = await withAdminConnection(this.adminTarget(client, 'postgres'), (pg) =>
+      databaseExists(pg, client.databaseName),
+    );
+    if (!exists) return ['public'];
+    return withAdminConnection(this.adminTarget(client), async (pg) => {
+      const { rows } = await pg.query(
+        `SELECT nspname FROM pg_namespace WHERE nspname LIKE $1 ORDER BY nspname`,
+        [SANDBOX_SCHEMA_LIKE],
+      );
+      return ['public', ...rows.map((r: { nspname: string }) => r.nspname)];
+    });
+  }
+
+  /** Where sandbox schemas live: the client's database, or the master one when multi-tenancy is off. */
+  private sandboxTarget(client: Client | null): DbTarget {
+    return client ? this.adminTarget(client) : parseDatabaseUrl(this.config.DATABASE_URL);
+  }
+
+  /** The client's server, reached with the platform's administrative login. */
+  private adminTarget(client: Client, database = client.databaseName): DbTarget {
+    const admin = parseDatabaseUrl(this.config.DATABASE_URL);
+    return {
+      host: client.databaseHost,
+      port: client.databasePort,
+      database,
+      username: admin.username,
+      password: admin.password,
+    };
+  }
+}
