@@ -1,7 +1,25 @@
-import { Principal } from './principal';
-import { hasRank } from './roles';
+import { AppError } from '../common/errors/app-error';
+import type { Principal } from './principal';
+import { hasRank, RoleType } from './roles';
 
-/** Company a caller is limited to: null (every company) for ADMIN and above, -1 (none) without a company. */
-export function companyScope(principal: Principal): number | null {
-  return hasRank(principal.role, 'ADMIN') ? null : (principal.companyId ?? -1);
+/**
+ * Who sees across companies, by what is being reached:
+ * - `records`: operational records (units, work orders, outages, users, AI statistics): ADMIN and above;
+ * - `files`: a company's files, documents and OCR settings: SUPER_ADMIN alone.
+ * Everyone else sees their own company only, and a caller without a company sees none.
+ */
+export type CompanyAudience = 'records' | 'files';
+
+const CROSSES_COMPANIES: Record<CompanyAudience, RoleType> = { records: 'ADMIN', files: 'SUPER_ADMIN' };
+
+/** The company a caller is limited to: null (every company) when the caller crosses companies, -1 (none) without one. */
+export function companyScope(principal: Principal, audience: CompanyAudience = 'records'): number | null {
+  return hasRank(principal.role, CROSSES_COMPANIES[audience]) ? null : (principal.companyId ?? -1);
+}
+
+/** A company named in a path is reached by its members and by those who cross companies (403 otherwise). */
+export function assertCompanyAccess(principal: Principal, companyId: number, audience: CompanyAudience = 'files'): void {
+  const scope = companyScope(principal, audience);
+  if (scope === null || scope === companyId) return;
+  throw AppError.forbidden('No access to this company');
 }

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { FieldError } from '../common/errors/app-error';
-import { ownCompany } from '../access/company-access';
+import { companyScope } from '../access/company-rule';
 import { AttributeDefinition, CompiledType } from './content-type.types';
 
 /** Whether a file of this MIME type fits a media field's `allowedTypes` (`images` = image/*, `files` = the rest). */
@@ -37,7 +37,7 @@ export async function mediaProblems(
     if (ids.length) byField.set(name, ids);
   }
   if (!byField.size) return [];
-  const company = ownCompany(principal);
+  const company = companyScope(principal, 'files');
   const rows: { id: number; mime: string }[] = await m.query(
     `SELECT id, mime FROM uploaded_files WHERE id = ANY($1::bigint[]) AND ($2::int IS NULL OR company_id = $2)`,
     [[...new Set([...byField.values()].flat())], company],

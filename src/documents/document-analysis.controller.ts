@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
-import { assertCompanyAccess } from '../access/company-access';
 import { DocumentsService } from './documents.service';
 import { AnalysisListQueryDto, FullTextQueryDto } from './dto/documents.dto';
 import { OcrActions } from './ocr-actions';
@@ -14,6 +13,7 @@ import {
   RetryAllResultEnvelopeDto,
   RetryResultEnvelopeDto,
 } from './dto/ocr-actions.dto';
+import { CompanyParam } from '../access/company-param.decorator';
 
 const READ = { permissions: ['documents:read' as const] };
 const MANAGE = { permissions: ['documents:update' as const], minRole: 'MANAGER' as const };
@@ -31,8 +31,7 @@ export class DocumentAnalysisController {
   @Authenticated(READ)
   @ApiOperation({ summary: 'Counts by status, characters extracted, service availability, success rate' })
   @ApiOkResponse({ type: DocumentSummaryEnvelopeDto })
-  async summary(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
-    assertCompanyAccess(principal, companyId);
+  async summary(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     return { data: await this.documents.summary(companyId) };
   }
 
@@ -42,9 +41,8 @@ export class DocumentAnalysisController {
   @ApiOkResponse({ type: DocumentQueueStatusEnvelopeDto })
   async queueStatus(
     @CurrentPrincipal() principal: Principal,
-    @Param('companyId', IdParam) companyId: number,
+    @CompanyParam() companyId: number,
   ) {
-    assertCompanyAccess(principal, companyId);
     return { data: await this.documents.queueStatus(companyId) };
   }
 
@@ -53,8 +51,7 @@ export class DocumentAnalysisController {
   @Authenticated(MANAGE)
   @ApiOperation({ summary: 'Queue every FAILED document again (3 per company per 5 minutes)' })
   @ApiOkResponse({ type: RetryAllResultEnvelopeDto })
-  async retryAll(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
-    assertCompanyAccess(principal, companyId);
+  async retryAll(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     const data = await this.actions.retryAllFailed(companyId);
     return { data, message: data.message };
   }
@@ -66,10 +63,9 @@ export class DocumentAnalysisController {
   @ApiOkResponse({ type: AnalyzeResultEnvelopeDto })
   async analyze(
     @CurrentPrincipal() principal: Principal,
-    @Param('companyId', IdParam) companyId: number,
+    @CompanyParam() companyId: number,
     @Param('fileId', IdParam) fileId: number,
   ) {
-    assertCompanyAccess(principal, companyId);
     const data = await this.actions.analyze(principal, companyId, fileId);
     return { data, message: data.message };
   }
@@ -80,10 +76,9 @@ export class DocumentAnalysisController {
   @ApiOkResponse({ type: DocumentAnalysisPageDto })
   async list(
     @CurrentPrincipal() principal: Principal,
-    @Param('companyId', IdParam) companyId: number,
+    @CompanyParam() companyId: number,
     @Query() q: AnalysisListQueryDto,
   ) {
-    assertCompanyAccess(principal, companyId);
     return this.documents.list(companyId, q);
   }
 
@@ -93,11 +88,10 @@ export class DocumentAnalysisController {
   @ApiOkResponse({ type: DocumentAnalysisDetailEnvelopeDto })
   async detail(
     @CurrentPrincipal() principal: Principal,
-    @Param('companyId', IdParam) companyId: number,
+    @CompanyParam() companyId: number,
     @Param('analysisId', IdParam) analysisId: number,
     @Query() q: FullTextQueryDto,
   ) {
-    assertCompanyAccess(principal, companyId);
     return { data: await this.documents.detail(companyId, { id: analysisId }, q.includeFullText) };
   }
 
@@ -108,10 +102,9 @@ export class DocumentAnalysisController {
   @ApiOkResponse({ type: RetryResultEnvelopeDto })
   async retry(
     @CurrentPrincipal() principal: Principal,
-    @Param('companyId', IdParam) companyId: number,
+    @CompanyParam() companyId: number,
     @Param('analysisId', IdParam) analysisId: number,
   ) {
-    assertCompanyAccess(principal, companyId);
     const data = await this.actions.retry(principal, companyId, analysisId);
     return { data, message: data.message };
   }

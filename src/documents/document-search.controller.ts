@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
-import { assertCompanyAccess, ownCompany } from '../access/company-access';
+import { assertCompanyAccess, companyScope } from '../access/company-rule';
 import { DocumentSearchService } from './document-search.service';
 import { DocumentsService } from './documents.service';
 import { FullTextQueryDto, SearchQueryDto } from './dto/documents.dto';
@@ -41,6 +41,6 @@ export class DocumentSearchController {
     @Param('fileId', IdParam) fileId: number,
     @Query() q: FullTextQueryDto,
   ) {
-    return this.documents.detail(ownCompany(principal), { fileId }, q.includeFullText);
+    return this.documents.detail(companyScope(principal, 'files'), { fileId }, q.includeFullText);
   }
 }

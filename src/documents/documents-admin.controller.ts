@@ -3,7 +3,7 @@ import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nes
 import { Authenticated, CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
-import { assertCompanyAccess, ownCompany } from '../access/company-access';
+import { assertCompanyAccess, companyScope } from '../access/company-rule';
 import { DocumentsService } from './documents.service';
 import { AdminListQueryDto, CompanyQueryDto, FullTextQueryDto } from './dto/documents.dto';
 import { OcrActions } from './ocr-actions';
@@ -72,7 +72,7 @@ export class DocumentsAdminController {
     @Param('fileId', IdParam) fileId: number,
     @Query() q: FullTextQueryDto,
   ) {
-    return this.documents.detail(ownCompany(principal), { fileId }, q.includeFullText);
+    return this.documents.detail(companyScope(principal, 'files'), { fileId }, q.includeFullText);
   }
 
   @Post(':fileId/process')
@@ -96,7 +96,7 @@ export class DocumentsAdminController {
   @ApiOperation({ summary: 'Extract the text of a file again, even when it was read before' })
   @ApiOkResponse({ type: ProcessResultDto })
   async reprocess(@CurrentPrincipal() principal: Principal, @Param('fileId', IdParam) fileId: number) {
-    const { message, status } = await this.actions.analyze(null, ownCompany(principal), fileId, true);
+    const { message, status } = await this.actions.analyze(null, companyScope(principal, 'files'), fileId, true);
     return { message, status };
   }
 
@@ -106,6 +106,6 @@ export class DocumentsAdminController {
   @ApiOperation({ summary: "Remove a file's extracted content and search entry (the file stays)" })
   @ApiNoContentResponse({ description: 'Removed' })
   async remove(@CurrentPrincipal() principal: Principal, @Param('fileId', IdParam) fileId: number) {
-    await this.documents.removeContent(ownCompany(principal), fileId);
+    await this.documents.removeContent(companyScope(principal, 'files'), fileId);
   }
 }

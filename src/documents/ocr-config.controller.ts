@@ -1,14 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
-import { IdParam } from '../common/validation/id-param.pipe';
-import { assertCompanyAccess } from '../access/company-access';
 import { DocumentsService } from './documents.service';
 import { UpdateOcrConfigDto } from './dto/documents.dto';
 import { OcrConfigStore } from './ocr-config.store';
 import { OcrConfigChangedDto, OcrConfigEnvelopeDto } from './dto/ocr-config.dto';
 import { OcrServiceStatusEnvelopeDto } from './dto/ocr-status.dto';
+import { CompanyParam } from '../access/company-param.decorator';
 
 /** The OCR settings of a company and the engine's status. */
 @ApiTags('OCR')
@@ -31,8 +30,7 @@ export class OcrConfigController {
   @Authenticated({ permissions: ['documents:read'] })
   @ApiOperation({ summary: "A company's OCR configuration" })
   @ApiOkResponse({ type: OcrConfigEnvelopeDto })
-  async get(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
-    assertCompanyAccess(principal, companyId);
+  async get(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     return { data: this.configs.view(await this.configs.get(companyId)) };
   }
 
@@ -42,10 +40,9 @@ export class OcrConfigController {
   @ApiOkResponse({ type: OcrConfigChangedDto })
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('companyId', IdParam) companyId: number,
+    @CompanyParam() companyId: number,
     @Body() dto: UpdateOcrConfigDto,
   ) {
-    assertCompanyAccess(principal, companyId);
     const config = await this.configs.update(companyId, {
       ...dto,
       ocrFileTypes: dto.ocrFileTypes?.toLowerCase(),
@@ -58,8 +55,7 @@ export class OcrConfigController {
   @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
   @ApiOperation({ summary: 'Turn OCR on for a company' })
   @ApiOkResponse({ type: OcrConfigChangedDto })
-  async enable(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
-    assertCompanyAccess(principal, companyId);
+  async enable(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     const config = await this.configs.update(companyId, { ocrEnabled: true });
     return { data: this.configs.view(config), message: 'OCR enabled' };
   }
@@ -69,8 +65,7 @@ export class OcrConfigController {
   @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
   @ApiOperation({ summary: 'Turn OCR off for a company' })
   @ApiOkResponse({ type: OcrConfigChangedDto })
-  async disable(@CurrentPrincipal() principal: Principal, @Param('companyId', IdParam) companyId: number) {
-    assertCompanyAccess(principal, companyId);
+  async disable(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     const config = await this.configs.update(companyId, { ocrEnabled: false });
     return { data: this.configs.view(config), message: 'OCR disabled' };
   }

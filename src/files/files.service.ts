@@ -5,7 +5,7 @@ import { CmsMediaLinks, MediaLink } from '../cms/cms-media-links';
 import { AppError } from '../common/errors/app-error';
 import { DocumentIntake } from '../documents/document-intake';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { assertCompanyAccess, ownCompany } from '../access/company-access';
+import { assertCompanyAccess, companyScope } from '../access/company-rule';
 import { UploadedFile } from './entities/uploaded-file.entity';
 import { FileStore } from './file-store';
 import { fileView } from './file-view';
@@ -140,7 +140,7 @@ export class FilesService {
   }
 
   async get(principal: Principal, id: number): Promise<UploadedFile> {
-    const company = ownCompany(principal);
+    const company = companyScope(principal, 'files');
     const file = await this.db.run((m) =>
       m.findOne(UploadedFile, { where: company === null ? { id } : { id, companyId: company } }),
     );

@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
@@ -11,12 +11,12 @@ import type { Request } from 'express';
 import { Authenticated, CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
-import { IdParam } from '../common/validation/id-param.pipe';
 import { LinkQueryDto, UploadQueryDto } from '../documents/dto/documents.dto';
 import { FileRecordDto } from './file-record.dto';
 import { FilesService } from './files.service';
 import { UploadInterceptor } from './upload.interceptor';
 import { ReceivedFile } from './upload-storage';
+import { CompanyParam } from '../access/company-param.decorator';
 
 const FILES_BODY = {
   schema: {
@@ -57,7 +57,7 @@ export class UploadController {
   @ApiPayloadTooLargeResponse({ description: 'Too many files or a file too large' })
   upload(
     @CurrentPrincipal() principal: Principal,
-    @Param('companyId', IdParam) companyId: number,
+    @CompanyParam() companyId: number,
     @Query() q: UploadQueryDto,
     @Req() req: Request,
   ) {
@@ -73,7 +73,7 @@ export class UploadController {
   @ApiPayloadTooLargeResponse({ description: 'Too many files or a file too large' })
   multiple(
     @CurrentPrincipal() principal: Principal,
-    @Param('companyId', IdParam) companyId: number,
+    @CompanyParam() companyId: number,
     @Query() q: UploadQueryDto,
     @Req() req: Request,
   ) {
@@ -89,7 +89,7 @@ export class UploadController {
   @ApiPayloadTooLargeResponse({ description: 'Too many files or a file too large' })
   link(
     @CurrentPrincipal() principal: Principal,
-    @Param('companyId', IdParam) companyId: number,
+    @CompanyParam() companyId: number,
     @Query() q: LinkQueryDto,
     @Body() body: Record<string, unknown>,
     @Req() req: Request,

@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { finalize, from, mergeMap, Observable } from 'rxjs';
 import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
-import { assertCompanyAccess } from '../access/company-access';
+import { assertCompanyAccess } from '../access/company-rule';
 import { FileStore } from './file-store';
 import { FilesSettings } from './files.settings';
 import { hashingStorage, ReceivedFile } from './upload-storage';
