@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Principal } from '../access/principal';
 import { findReference } from '../records/find-scoped';
-import { unitRecordKind, UnitRecordsService } from '../units/unit-records.service';
-import { WorkOrder } from '../work-orders/entities/work-order.entity';
+import { unitRecordKind, UnitRecordsService } from '../units';
+import { WorkOrder } from '../work-orders';
 import { CreateFailureDto, UpdateFailureDto } from './dto/failure.dto';
 import { Failure } from './entities/failure.entity';
 

@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { PasswordHasher } from '../identity/auth/password-hasher';
+import { PasswordHasher } from '../identity';
 import { AppConfig } from '../config/app-config';
 import { PlatformDatabase } from '../tenancy/platform-database';
-import { roleIdOf, seedDefaultData } from '../identity/users/default-data.seeder';
+import { roleIdOf, seedDefaultData } from '../identity';
 import { ClientDatabases } from '../tenancy/client-databases';
 
 /** Seeds the master tenant, the first SUPER_ADMIN, and auto-migrates active clients at start. */

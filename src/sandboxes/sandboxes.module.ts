@@ -1,4 +1,4 @@
-import { CmsModule } from '../cms/cms.module';
+import { CmsModule } from '../cms';
 import { Module } from '@nestjs/common';
 import { SandboxesController } from './sandboxes.controller';
 import { SandboxesService } from './sandboxes.service';

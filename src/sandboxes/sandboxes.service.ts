@@ -12,7 +12,7 @@ import { TenantDatabase } from '../tenancy/tenant-database';
 import { CreateSandboxDto, SandboxDto } from './dto/sandbox.dto';
 import { Sandbox } from '../tenancy/entities/sandbox.entity';
 import { Client } from '../tenancy/entities/client.entity';
-import { ContentTypeSync } from '../cms/content-type-sync.service';
+import { ContentTypeSync } from '../cms';
 
 const PRODUCTION: SandboxDto = {
   id: 'main',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '../access/principal';
-import { unitRecordKind, UnitRecordsService } from '../units/unit-records.service';
+import { unitRecordKind, UnitRecordsService } from '../units';
 import { CreateWorkOrderDto, UpdateWorkOrderDto } from './dto/work-order.dto';
 import { WorkOrder } from './entities/work-order.entity';
 

@@ -8,7 +8,7 @@ import { findScoped, rejectNulls } from '../../records/find-scoped';
 import { countScoped, listScoped, listScopedBy } from '../../records/list-records';
 import { recordKind } from '../../records/record-changes';
 import { RecordsService } from '../../records/records.service';
-import { User } from '../../identity/users/entities/user.entity';
+import { User } from '../../identity';
 import { EnvironmentalPermit } from '../permits/entities/environmental-permit.entity';
 import {
   CreateObligationDto,

@@ -8,7 +8,7 @@ import { countScoped, listScoped, listScopedBy } from '../../records/list-record
 import { endAfterStart, ensureOrdered } from '../../records/ordered-fields';
 import { recordKind } from '../../records/record-changes';
 import { RecordsService } from '../../records/records.service';
-import { Unit } from '../../units/entities/unit.entity';
+import { Unit } from '../../units';
 import { checkReferences } from '../../records/check-references';
 import {
   CreatePermitDto,

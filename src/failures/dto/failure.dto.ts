@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsInt, IsOptional, Min } from 'class-validator';
 import { OptionalDateTime, OptionalEnum } from '../../records/fields';
-import { UnitRecordDto, UnitRecordInputDto, UnitRecordQueryDto } from '../../units/dto/unit-record.dto';
+import { UnitRecordDto, UnitRecordInputDto, UnitRecordQueryDto } from '../../units';
 import { FAILURE_STATUSES, FailureStatus, Severity, SEVERITIES } from '../entities/failure.entity';
 
 export const FAILURE_SORTS = [

@@ -3,12 +3,12 @@ import { EntityManager } from 'typeorm';
 import { AuditWriter } from '../../audit-trail/audit-writer';
 import { AppError } from '../../common/errors/app-error';
 import { TenantDatabase } from '../../tenancy/tenant-database';
-import { Role } from '../../identity/users/entities/role.entity';
-import { User } from '../../identity/users/entities/user.entity';
+import { Role } from '../../identity';
+import { User } from '../../identity';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { SsoErrors } from '../sso-errors';
 import { domainAllowed, ExternalIdentity } from './external-identity';
-import { UserQuota } from '../../identity/users/user-quota';
+import { UserQuota } from '../../identity';
 
 interface UserRow {
   id: number;

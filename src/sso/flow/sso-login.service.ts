@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
-import { SessionService } from '../../identity/auth/session.service';
-import { TwoFactorChallenges } from '../../identity/auth/two-factor/two-factor-challenge.service';
+import { SessionService } from '../../identity';
+import { TwoFactorChallenges } from '../../identity';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { ExchangeCodes } from './exchange-codes';
 import { ExternalIdentity } from './external-identity';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { OptionalDateTime, OptionalEnum } from '../../records/fields';
-import { UnitRecordDto, UnitRecordInputDto, UnitRecordQueryDto } from '../../units/dto/unit-record.dto';
+import { UnitRecordDto, UnitRecordInputDto, UnitRecordQueryDto } from '../../units';
 import { Priority, PRIORITIES, WORK_ORDER_STATUSES, WorkOrderStatus } from '../entities/work-order.entity';
 
 export const WORK_ORDER_SORTS = [
