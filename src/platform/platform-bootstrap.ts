@@ -26,6 +26,7 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
   }
 
   private async seedMaster() {
+    let printedOnce: { email: string; password: string } | undefined;
     await this.platform.transaction(async (m) => {
       await m.query('SELECT pg_advisory_xact_lock(7243002)');
       const { companyId } = await seedDefaultData(m, 'Platform');
@@ -47,10 +48,12 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
       );
       this.logger.warn(
         generated
-          ? `Created SUPER_ADMIN ${this.config.BOOTSTRAP_ADMIN_EMAIL} with generated password: ${password} (shown once; change it)`
+          ? `Created SUPER_ADMIN ${this.config.BOOTSTRAP_ADMIN_EMAIL} with a generated password, printed once below`
           : `Created SUPER_ADMIN ${this.config.BOOTSTRAP_ADMIN_EMAIL} from BOOTSTRAP_ADMIN_PASSWORD`,
       );
+      if (generated) printedOnce = { email: this.config.BOOTSTRAP_ADMIN_EMAIL, password };
     });
+    if (printedOnce) printGeneratedPassword(printedOnce.email, printedOnce.password);
   }
 
   private async migrateClients() {
@@ -63,4 +66,15 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
         );
     }
   }
+}
+
+/**
+ * The one secret the process prints: the first SUPER_ADMIN's generated password, once, after the
+ * commit that created the account. It goes straight to stdout, past the logger, whose secret masking
+ * would hide it; set BOOTSTRAP_ADMIN_PASSWORD to print nothing.
+ */
+function printGeneratedPassword(email: string, password: string): void {
+  process.stdout.write(
+    `\nSUPER_ADMIN ${email} generated password (shown once; change it after signing in): ${password}\n\n`,
+  );
 }

@@ -18,8 +18,8 @@ export interface Spawned {
 const STARTED = /(?:Listening on port|probes on port) (\d+)/;
 
 /** Starts an API (`main`) or a worker and resolves once it listens. */
-export function start(entry: 'main' | 'worker', env: NodeJS.ProcessEnv): Promise<Spawned> {
-  const child = spawn(process.execPath, [join(OUT, 'src', `${entry}.js`)], {
+export function start(entry: 'main' | 'worker', env: NodeJS.ProcessEnv, out = OUT): Promise<Spawned> {
+  const child = spawn(process.execPath, [join(out, 'src', `${entry}.js`)], {
     cwd: ROOT,
     env: { ...env, PORT: '0', WORKER_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'log' },
     stdio: ['ignore', 'pipe', 'pipe'],
