@@ -35,7 +35,7 @@ export class OpenAiAdapter implements ChatProvider {
     const { endpoint, key, deployment, apiVersion } = settings;
     const client =
       endpoint && key && deployment
-        ? new AzureOpenAI({ endpoint, apiKey: key, apiVersion, fetch, maxRetries: 0 })
+        ? new AzureOpenAI({ baseURL: azureBaseUrl(endpoint), apiKey: key, apiVersion, fetch, maxRetries: 0 })
         : null;
     return new OpenAiAdapter('azure-openai', client, deployment ?? '', deployment ? [deployment] : []);
   }
@@ -82,3 +82,12 @@ export class OpenAiAdapter implements ChatProvider {
 }
 
 export const unique = (values: string[]) => [...new Set(values.filter(Boolean))];
+
+/**
+ * The Azure client's base URL, built from the endpoint as the SDK itself would. Given the endpoint
+ * instead, the SDK would also read OPENAI_BASE_URL from the environment (set for OpenAI behind a
+ * proxy) and refuse the two together at start.
+ */
+function azureBaseUrl(endpoint: string): string {
+  return `${endpoint.replace(/\/+$/, '')}/openai`;
+}
