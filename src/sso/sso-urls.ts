@@ -36,9 +36,17 @@ export class SsoUrls {
     return `${this.base}/auth/sso/saml/acs`;
   }
 
-  /** The ACS of one client: an IdP-initiated response posted there needs no RelayState to find it. */
+  /**
+   * The ACS of one client, as its metadata publishes it: the shared ACS path with `?client=`, so an
+   * IdP-initiated response posted there needs no RelayState to find its client.
+   */
   acsFor(client: string): string {
-    return `${this.base}/auth/sso/saml/acs/${encodeURIComponent(client)}`;
+    return `${this.acs}?client=${encodeURIComponent(client)}`;
+  }
+
+  /** The older per-client ACS path, still served as an alias for IdPs registered with it. */
+  acsAliasFor(client: string): string {
+    return `${this.acs}/${encodeURIComponent(client)}`;
   }
 
   get slo(): string {

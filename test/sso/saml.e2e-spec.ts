@@ -91,7 +91,7 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
     expect(request.relayState).toBe(state);
     expect(request.signature).toBeTruthy();
     // A client's requests name its own ACS and entity id; the shared ACS still takes the answer (RelayState).
-    expect(request.xml).toContain(`AssertionConsumerServiceURL="${ACS}/acme"`);
+    expect(request.xml).toContain(`AssertionConsumerServiceURL="${ACS}?client=acme"`);
     expect(request.xml).toContain(`${SP_ENTITY}/acme</saml:Issuer>`);
     const xml = idp.signedResponse({ ...base('sam@acme.test'), inResponseTo: requestId });
     const res = await post(xml, state);
@@ -296,8 +296,8 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.user.email).toBe('relay@acme.test');
   });
-  it("publishes each client's own ACS URL, where an IdP-initiated response needs no RelayState", async () => {
-    const clientAcs = `${SP}/auth/sso/saml/acs/acme`;
+  it("publishes each client's ACS on the shared path with ?client=, where an IdP-initiated response needs no RelayState", async () => {
+    const clientAcs = `${SP}/auth/sso/saml/acs?client=acme`;
     const md = await t.http().get('/auth/sso/saml/metadata/acme');
     expect(md.status).toBe(200);
     const doc = new DOMParser().parseFromString(md.text, 'text/xml');
@@ -309,23 +309,27 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
     expect(viaHeader.text).toContain(clientAcs);
     expect((await t.http().get('/auth/sso/saml/metadata/nosuch')).status).toBe(404);
 
-    // No client header, no RelayState: the path names the client.
+    // No client header, no RelayState: ?client= names the client.
     const xml = idp.signedResponse({ ...base('percl@acme.test'), acsUrl: clientAcs });
-    const res = await post(xml, undefined, '/auth/sso/saml/acs/acme');
+    const res = await post(xml, undefined, '/auth/sso/saml/acs?client=acme');
     expect(res.status).toBe(200);
     expect(res.body.user.email).toBe('percl@acme.test');
+    // The older per-client path stays an alias, with its own URL as Destination.
+    const aliasAcs = `${SP}/auth/sso/saml/acs/acme`;
+    const viaAlias = idp.signedResponse({ ...base('alias@acme.test'), acsUrl: aliasAcs });
+    expect((await post(viaAlias, undefined, '/auth/sso/saml/acs/acme')).status).toBe(200);
     // The client's own entity id is its audience; another client's is not.
     const own = idp.signedResponse({ ...base('own@acme.test'), acsUrl: clientAcs, audience: clientEntity });
-    expect((await post(own, undefined, '/auth/sso/saml/acs/acme')).status).toBe(200);
+    expect((await post(own, undefined, '/auth/sso/saml/acs?client=acme')).status).toBe(200);
     const foreign = idp.signedResponse({
       ...base('foreign@acme.test'),
       acsUrl: clientAcs,
       audience: `${SP}/auth/sso/saml/metadata/other`,
     });
-    const refused = await post(foreign, undefined, '/auth/sso/saml/acs/acme');
+    const refused = await post(foreign, undefined, '/auth/sso/saml/acs?client=acme');
     expect(refused.status).toBe(401);
     expect(refused.body.error.message).toMatch(/audience/i);
-    // The shared ACS still needs the client from RelayState (or a header): alone it looks in the master.
+    // The shared ACS without any client (RelayState, host, ?client= or header) looks in the master.
     const shared = await post(idp.signedResponse(base('shared@acme.test')));
     expect(shared.status).toBeGreaterThanOrEqual(400);
     // A state of one client is refused at another client's ACS.

@@ -47,11 +47,16 @@ export class SamlFlowService {
     return { authorizationUrl, state };
   }
 
-  /** The ACS: screens the XML, finds provider and client (RelayState, else Issuer), validates, signs in. */
+  /**
+   * The ACS: screens the XML, finds provider and client (RelayState, else Issuer), validates, signs
+   * in. A request that names a client (host, `?client=` or header) is that client's ACS.
+   */
   async acs(
     body: { SAMLResponse?: unknown; RelayState?: unknown },
     linkCookie?: string,
   ): Promise<SsoOutcome> {
+    const named = tenantContext.get().client;
+    if (!named.isMaster) return this.acsOf(named.identifier, body, linkCookie);
     const facts = screenSamlResponse(body.SAMLResponse);
     const relay = typeof body.RelayState === 'string' && body.RelayState ? body.RelayState : undefined;
     if (relay && STATE_SHAPE.test(relay)) {
@@ -63,7 +68,8 @@ export class SamlFlowService {
   }
 
   /**
-   * The ACS of one client (`/auth/sso/saml/acs/{client}`): IdP-initiated responses are looked up
+   * The ACS of one client (`/auth/sso/saml/acs?client={client}`, or the alias path
+   * `/auth/sso/saml/acs/{client}`): IdP-initiated responses are looked up
    * among that client's providers; a RelayState state must name the same client.
    */
   async acsOf(

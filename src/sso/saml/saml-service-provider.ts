@@ -79,8 +79,9 @@ export class SamlServiceProvider {
     facts: SamlResponseFacts,
     spInitiated: boolean,
   ): Promise<Profile> {
-    // The shared ACS, or the ACS of the client whose context the response is validated in.
-    const ours = [this.urls.acs, this.urls.acsFor(tenantContext.get().client.identifier)];
+    // The shared ACS, or the ACS (or its alias) of the client whose context the response is validated in.
+    const client = tenantContext.get().client.identifier;
+    const ours = [this.urls.acs, this.urls.acsFor(client), this.urls.acsAliasFor(client)];
     if (facts.destination && !ours.includes(facts.destination)) {
       throw SsoErrors.samlInvalid('The response Destination is not this ACS');
     }
