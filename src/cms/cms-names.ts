@@ -55,7 +55,6 @@ export function attributeNameProblem(name: string): string | null {
     return 'attribute names are letters, digits and _, starting with a lowercase letter, at most 63 characters';
   }
   const column = columnName(name);
-  if (column.length > 63) return 'the attribute name is too long once stored in snake_case';
   if (SYSTEM_COLUMNS.has(column) || SYSTEM_FIELDS.some(([, json]) => json === name)) {
     return `"${name}" is a system field`;
   }
@@ -63,9 +62,14 @@ export function attributeNameProblem(name: string): string | null {
   return null;
 }
 
-/** `firstName` → `first_name`. */
+/**
+ * `firstName` → `first_name`. A snake_case name past PostgreSQL's 63-byte identifiers keeps its first
+ * 46 characters and ends with a hash of the whole, so every accepted attribute name has a column and
+ * the same name always gets the same one.
+ */
 export function columnName(attribute: string): string {
-  return attribute.replace(/([A-Z])/g, '_$1').toLowerCase();
+  const snake = attribute.replace(/([A-Z])/g, '_$1').toLowerCase();
+  return snake.length <= 63 ? snake : `${snake.slice(0, 46)}_${shortHash(snake)}`;
 }
 
 export const tableName = (collection: string) => `cms_${collection}`;

@@ -208,6 +208,43 @@ describe('custom tables: content types', () => {
     await f.admin('put', `/api/cms/everything/${other.body.data.id}`).send({ title: null }).expect(400);
   });
 
+  it('takes every attribute name the pattern allows: long camelCase names get short stable columns', async () => {
+    // 63 characters each, 83 once in snake_case; they differ only at the end.
+    const longA = `a${'BcDe'.repeat(15)}Fa`;
+    const longB = `a${'BcDe'.repeat(15)}Fb`;
+    expect(longA).toHaveLength(63);
+    const type = {
+      collectionName: 'long_names',
+      options: { draftAndPublish: false },
+      attributes: { [longA]: { type: 'string', unique: true }, [longB]: { type: 'integer' } },
+    };
+    await f.admin('post', '/api/cms/content-types').send(type).expect(201);
+    const columns = Object.keys(await columnsOf('cms_long_names')).filter((c) => c.startsWith('a_'));
+    expect(columns).toHaveLength(2);
+    for (const column of columns) expect(column.length).toBeLessThanOrEqual(63);
+
+    const created = await f
+      .admin('post', '/api/cms/long_names')
+      .send({ [longA]: 'first', [longB]: 7 })
+      .expect(201);
+    expect(created.body.data).toMatchObject({ [longA]: 'first', [longB]: 7 });
+    const found = await f
+      .admin('post', '/api/cms/long_names/search')
+      .send({ [longB]: 7 })
+      .expect(200);
+    expect(found.body.data.map((r: Record<string, unknown>) => r[longA])).toEqual(['first']);
+    const taken = await f.admin('post', '/api/cms/long_names').send({ [longA]: 'first', [longB]: 8 });
+    expect(taken.status).toBe(409);
+    // A second definition change leaves the columns in place (the same name gets the same column).
+    await f
+      .admin('put', '/api/cms/content-types/long_names')
+      .send({ attributes: { ...type.attributes, note: { type: 'text' } } })
+      .expect(200);
+    const after = await f.admin('get', `/api/cms/long_names/${created.body.data.id}`).expect(200);
+    expect(after.body.data[longA]).toBe('first');
+    await f.admin('delete', '/api/cms/content-types/long_names').expect(204);
+  });
+
   it('refuses bad definitions with details: names, system fields, options, unsafe regex, missing type', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ collectionName: 'Bad-Name', attributes: { a: { type: 'string' } } }, 'collectionName'],
