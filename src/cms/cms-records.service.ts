@@ -3,15 +3,17 @@ import { EntityManager } from 'typeorm';
 import { Principal } from '../access/principal';
 import { AppError, FieldError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
+import { constraintViolation } from '../database/constraint-violation';
 import { quoteIdent } from '../database/ddl';
+import { RecordChanges } from '../records/record-changes';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { orderBy, Params, searchConditions, selectList, toRecord } from './cms-sql';
 import { mediaProblems } from './cms-media';
 import { checkValue } from './cms-values';
 import { ContentTypeCache } from './content-type-cache';
-import { CompiledType } from './content-type.types';
+import { CompiledType, ContentRecord } from './content-type.types';
+import { contentRecordKind } from './content-record-kind';
 import { CmsListQueryDto } from './dto/cms-query.dto';
-import { CmsRecordChanges } from './cms-record-changes';
 
 type Row = Record<string, unknown>;
 const MAX_BULK = 1000;
@@ -24,7 +26,7 @@ export class CmsRecordsService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly types: ContentTypeCache,
-    private readonly changes: CmsRecordChanges,
+    private readonly changes: RecordChanges,
   ) {}
 
   async list(collection: string, q: CmsListQueryDto, filters?: unknown) {
@@ -81,7 +83,7 @@ export class CmsRecordsService {
         );
         await this.writeLinks(m, type, Number(id), values);
         const record = await this.read(type, Number(id), m);
-        await this.changes.created(m, principal, type, record);
+        await this.changes.created(m, contentRecordKind(type, principal), record);
         return record;
       });
       return { data };
@@ -149,8 +151,8 @@ export class CmsRecordsService {
     type: CompiledType,
     id: number,
     values: Record<string, unknown>,
-    before: Row,
-  ): Promise<Row> {
+    before: ContentRecord,
+  ): Promise<ContentRecord> {
     const params = new Params();
     const sets = [`"updated_at" = now()`, `"updated_by_id" = ${params.add(principal.userId)}`];
     for (const [name, value] of Object.entries(values)) {
@@ -163,7 +165,7 @@ export class CmsRecordsService {
     );
     await this.writeLinks(m, type, id, values, true);
     const after = await this.read(type, id, m);
-    await this.changes.updated(m, principal, type, before, after, 'updated');
+    await this.changes.updated(m, contentRecordKind(type, principal), before, after);
     return after;
   }
 
@@ -172,7 +174,7 @@ export class CmsRecordsService {
       await this.write(type, async (m) => {
         const before = await this.read(type, id, m, true);
         await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = $1`, [id]);
-        await this.changes.deleted(m, principal, type, before);
+        await this.changes.deleted(m, contentRecordKind(type, principal), before);
       });
     });
   }
@@ -200,7 +202,8 @@ export class CmsRecordsService {
         );
         if (rows.length)
           await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = ANY($1::bigint[])`, [ids]);
-        for (const row of rows) await this.changes.deleted(m, principal, type, toRecord(type, row));
+        const kind = contentRecordKind(type, principal);
+        for (const row of rows) await this.changes.deleted(m, kind, toRecord(type, row));
         return rows.length as number;
       });
       return { data: { count } };
@@ -230,7 +233,9 @@ export class CmsRecordsService {
           publish ? [id, principal.userId] : [id],
         );
         const after = await this.read(type, id, m);
-        await this.changes.updated(m, principal, type, before, after, publish ? 'published' : 'unpublished');
+        const kind = contentRecordKind(type, principal);
+        const action = publish ? 'published' : 'unpublished';
+        await this.changes.updated(m, kind, before, after, `${kind.event}.${action}`, action);
         return after;
       });
       return { data };
@@ -338,7 +343,12 @@ export class CmsRecordsService {
     }
   }
 
-  private async read(type: CompiledType, id: number, m?: EntityManager, lock = false): Promise<Row> {
+  private async read(
+    type: CompiledType,
+    id: number,
+    m?: EntityManager,
+    lock = false,
+  ): Promise<ContentRecord> {
     const sql = `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE t.id = $1${lock ? ' FOR UPDATE' : ''}`;
     const rows: Row[] = m ? await m.query(sql, [id]) : await this.db.query<Row>(sql, [id]);
     if (!rows.length) throw AppError.notFound('Record');
@@ -358,9 +368,9 @@ export class CmsRecordsService {
     try {
       return await this.db.transaction(work);
     } catch (err) {
-      const { code, constraint } = err as { code?: string; constraint?: string };
-      if (code === '23505') {
-        const field = [...type.fields.values()].find((f) => constraint?.includes(f.column));
+      const violation = constraintViolation(err);
+      if (violation?.kind === 'unique') {
+        const field = [...type.fields.values()].find((f) => violation.constraint?.includes(f.column));
         throw new AppError(
           HttpStatus.CONFLICT,
           'CONFLICT',
@@ -368,7 +378,7 @@ export class CmsRecordsService {
           field ? [{ field: field.name, message: 'is taken' }] : undefined,
         );
       }
-      if (code === '23503')
+      if (violation?.kind === 'foreignKey')
         throw AppError.validation([{ field: 'body', message: 'refers to a record that does not exist' }]);
       throw err;
     }

@@ -2,7 +2,7 @@ import { AppError, FieldError } from '../common/errors/app-error';
 import { quoteIdent } from '../database/ddl';
 import { SYSTEM_FIELDS } from './cms-names';
 import { checkValue } from './cms-values';
-import { CompiledField, CompiledType } from './content-type.types';
+import { CompiledField, CompiledType, ContentRecord } from './content-type.types';
 
 /** Growing list of SQL parameters; `add` answers the placeholder. */
 export class Params {
@@ -43,9 +43,8 @@ function readExpression(field: CompiledField): string {
 }
 
 /** A row as a record: bigint columns (strings from the driver) as numbers when they fit. */
-export function toRecord(type: CompiledType, row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...row };
-  out.id = Number(row.id);
+export function toRecord(type: CompiledType, row: Record<string, unknown>): ContentRecord {
+  const out: ContentRecord = { ...row, id: Number(row.id) };
   for (const field of type.fields.values()) {
     const v = out[field.name];
     if (typeof v === 'string' && field.sqlType === 'bigint') {

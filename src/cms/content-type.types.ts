@@ -72,3 +72,6 @@ export interface CompiledType {
   table: string;
   fields: Map<string, CompiledField>;
 }
+
+/** A record of a custom table as answered: system fields and non-private attributes by JSON name. */
+export type ContentRecord = Record<string, unknown> & { id: number };

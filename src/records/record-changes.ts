@@ -7,29 +7,46 @@ import { DomainEvents } from '../events/domain-events';
 import { findScoped } from './find-scoped';
 import { applyMove, MoveTable } from './transitions';
 
-/** A company-scoped record: an id and the company it belongs to. */
-export interface ScopedRecord {
+/** A record the change writer can audit: it has an id. */
+export interface ChangedRecord {
   id: number;
+}
+
+/** A company-scoped record: an id and the company it belongs to. */
+export interface ScopedRecord extends ChangedRecord {
   companyId: number | null;
 }
 
-/** A record type: its entity, its audit entity type and the prefix of its events (`work_order.created`). */
-export interface RecordKind<E extends ScopedRecord = ScopedRecord> {
-  entity: EntityTarget<E>;
+/**
+ * What the change writer needs of a record type. It names no entity class, so a type defined at
+ * runtime (a content type) is one as well.
+ */
+export interface ChangeKind<E extends ChangedRecord = ChangedRecord> {
   /** Audit `entityType` and the event's `data.type` (`WorkOrder`). */
   entityType: string;
   /** Event prefix (`work_order`). */
   event: string;
-  /** The record in words, for 404s (`Work order`). */
+  /** The record in words, for messages and 404s (`Work order`). */
   label: string;
-  /** The field that names a record in messages: `Work order "Replace nozzle"` (title). */
-  nameField: keyof E & string;
+  /**
+   * The field that names a record in messages: `Work order "Replace nozzle"`; without one the id
+   * does: `articles record 7`.
+   */
+  nameField?: keyof E & string;
   /** The essential fields a deletion event carries. */
   deletedFields: (keyof E & string)[];
+  /** The company whose webhooks hear of a change of `record`. */
+  companyOf: (record: E) => number | null;
   /** The verb of the creation message (`recorded`); default `created`. */
   createdVerb?: string;
   /** Also publish `{event}.status_changed` (previous `{ status }`) when an update changes `status`. */
   statusChanged?: boolean;
+}
+
+/** A record type backed by an entity class, which `removed` and `move` load and save through. */
+export interface RecordKind<E extends ScopedRecord = ScopedRecord> extends ChangeKind<E> {
+  entity: EntityTarget<E>;
+  nameField: keyof E & string;
 }
 
 type KindOptions<E extends ScopedRecord> = Pick<RecordKind<E>, 'nameField' | 'deletedFields'> &
@@ -46,12 +63,13 @@ export function recordKind<E extends ScopedRecord>(entity: Type<E>, o: KindOptio
     entityType: entity.name,
     event: words.replace(/ /g, '_'),
     label: words.charAt(0).toUpperCase() + words.slice(1),
+    companyOf: (record) => record.companyId,
     ...o,
   };
 }
 
-const describe = <E extends ScopedRecord>(kind: RecordKind<E>, record: E) =>
-  `${kind.label} "${String(record[kind.nameField])}"`;
+const describe = <E extends ChangedRecord>(kind: ChangeKind<E>, record: E) =>
+  kind.nameField ? `${kind.label} "${String(record[kind.nameField])}"` : `${kind.label} ${record.id}`;
 
 /**
  * The one way to audit and publish a change of a record: each method writes the audit entry and
@@ -65,7 +83,7 @@ export class RecordChanges {
     private readonly events: DomainEvents,
   ) {}
 
-  async created<E extends ScopedRecord>(m: EntityManager, kind: RecordKind<E>, record: E, message?: string) {
+  async created<E extends ChangedRecord>(m: EntityManager, kind: ChangeKind<E>, record: E, message?: string) {
     await this.audit.record(m, {
       action: 'CREATE',
       entityType: kind.entityType,
@@ -76,13 +94,17 @@ export class RecordChanges {
     await this.publish(m, kind, `${kind.event}.created`, record, null);
   }
 
-  /** Records the fields that differ, if any, and answers them. */
-  async updated<E extends ScopedRecord>(
+  /**
+   * Records the fields that differ, if any, and answers them. `verb` names the change in the audit
+   * message (`published`); `event` is the event it publishes.
+   */
+  async updated<E extends ChangedRecord>(
     m: EntityManager,
-    kind: RecordKind<E>,
+    kind: ChangeKind<E>,
     before: E,
     after: E,
     event = `${kind.event}.updated`,
+    verb = 'updated',
   ): Promise<FieldChanges> {
     const changes = diffChanges(before, after);
     if (!Object.keys(changes).length) return changes;
@@ -90,7 +112,7 @@ export class RecordChanges {
       action: 'UPDATE',
       entityType: kind.entityType,
       entityId: after.id,
-      message: `${describe(kind, after)} updated`,
+      message: `${describe(kind, after)} ${verb}`,
       changes,
     });
     await this.publish(m, kind, event, after, previousOf(changes));
@@ -105,6 +127,11 @@ export class RecordChanges {
     const repo = m.getRepository(kind.entity);
     if (repo.metadata.deleteDateColumn) await repo.softDelete(record.id);
     else await repo.delete(record.id);
+    await this.deleted(m, kind, record);
+  }
+
+  /** The audit entry and `{event}.deleted` event of a record the caller has just deleted. */
+  async deleted<E extends ChangedRecord>(m: EntityManager, kind: ChangeKind<E>, record: E) {
     await this.audit.record(m, {
       action: 'DELETE',
       entityType: kind.entityType,
@@ -117,7 +144,7 @@ export class RecordChanges {
       event: `${kind.event}.deleted`,
       entityType: kind.entityType,
       entityId: record.id,
-      companyId: record.companyId,
+      companyId: kind.companyOf(record),
       attributes,
     });
   }
@@ -147,9 +174,9 @@ export class RecordChanges {
     return after;
   }
 
-  publish<E extends ScopedRecord>(
+  publish<E extends ChangedRecord>(
     m: EntityManager,
-    kind: RecordKind<E>,
+    kind: ChangeKind<E>,
     event: string,
     record: E,
     previous: Record<string, unknown> | null,
@@ -158,7 +185,7 @@ export class RecordChanges {
       event,
       entityType: kind.entityType,
       entityId: record.id,
-      companyId: record.companyId,
+      companyId: kind.companyOf(record),
       attributes: { ...record } as Record<string, unknown>,
       previous,
     });

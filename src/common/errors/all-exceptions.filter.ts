@@ -5,6 +5,7 @@ import { tenantContext } from '../../tenancy/tenant-context';
 import { AppError, EnvelopeBError, PlainMessageError } from './app-error';
 import { httpErrorEvents } from './http-error-events';
 import { JSON_TOO_DEEP } from '../http/json-depth';
+import { constraintViolation } from '../../database/constraint-violation';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -114,11 +115,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return this.envelopeA(413, 'PAYLOAD_TOO_LARGE', 'Request body too large');
     }
     if (exception instanceof QueryFailedError) {
-      const code = (exception as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
-      if (code === '23505')
+      const violated = constraintViolation(exception)?.kind;
+      if (violated === 'unique')
         return this.envelopeA(409, 'CONFLICT', 'A record with this unique value already exists');
-      if (code === '23503')
+      if (violated === 'foreignKey')
         return this.envelopeA(409, 'CONFLICT', 'The record is referenced by or references a missing record');
+      const code = (exception as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
       if (code === '22P02' || code === '22003') return this.envelopeA(400, 'BAD_REQUEST', 'Invalid value');
     }
     return this.envelopeA(HttpStatus.INTERNAL_SERVER_ERROR, 'INTERNAL_ERROR', 'Internal server error', {

@@ -1,0 +1,19 @@
+import { Principal } from '../access/principal';
+import { ChangeKind } from '../records/record-changes';
+import { CompiledType, ContentRecord } from './content-type.types';
+
+/**
+ * How the change writer audits and announces records of `type` written by `writer`: entityType is
+ * the collection name, events are `cms.<collection>.<action>`, messages name the record by its id.
+ * Records belong to the client, not a company, so events go to the writer's company. Records carry
+ * no private fields, so neither does the audit trail nor an event.
+ */
+export function contentRecordKind(type: CompiledType, writer: Principal): ChangeKind<ContentRecord> {
+  return {
+    entityType: type.collectionName,
+    event: `cms.${type.collectionName}`,
+    label: `${type.collectionName} record`,
+    deletedFields: ['id'],
+    companyOf: () => writer.companyId,
+  };
+}
