@@ -1,11 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { Job } from 'bull';
-import { runAsTenant } from '../tenancy/tenant-jobs';
 import { DocumentProcessing } from './document-processing';
 import { DocumentsSettings } from './documents.settings';
-import { OcrJob, OcrQueue } from './ocr-queue';
+import { OcrQueue } from './ocr-queue';
 
-/** The Bull processor of text extraction (workers only), OCR_WORKERS jobs at a time. */
+/** The processor of text extraction (workers only), OCR_WORKERS jobs at a time. */
 @Injectable()
 export class OcrProcessor implements OnModuleInit {
   constructor(
@@ -15,8 +13,6 @@ export class OcrProcessor implements OnModuleInit {
   ) {}
 
   onModuleInit() {
-    void this.queue.queue.process(this.settings.OCR_WORKERS, (job: Job<OcrJob>) =>
-      runAsTenant(job.data.tenant, () => this.processing.run(job.data.documentId)),
-    );
+    this.queue.process(this.settings.OCR_WORKERS, ({ documentId }) => this.processing.run(documentId));
   }
 }

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import type { Job } from 'bull';
 import { randomBytes } from 'node:crypto';
 import { AuthSettings } from '../identity';
 import { PasswordResetService } from '../identity';
@@ -10,12 +9,11 @@ import { MailService } from '../mail/mail.service';
 import { ClientLinks } from '../tenancy/client-links';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { PlatformDatabase } from '../tenancy/platform-database';
-import { runAsTenant } from '../tenancy/tenant-jobs';
 import { roleIdOf, seedDefaultData } from '../identity';
 import { AppConfig } from '../config/app-config';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
-import { ProvisioningQueue, ProvisionJob } from './provisioning.queue';
+import { ProvisioningQueue } from './provisioning.queue';
 import { publicFailure } from './public-failure';
 
 /**
@@ -42,11 +40,7 @@ export class ProvisioningProcessor implements OnModuleInit {
   ) {}
 
   onModuleInit() {
-    void this.queue.queue.process((job) => this.provision(job));
-  }
-
-  async provision(job: Job<ProvisionJob>): Promise<void> {
-    await runAsTenant(job.data.tenant, () => this.run(job.data.clientId));
+    this.queue.process(1, ({ clientId }) => this.run(clientId));
   }
 
   private async run(clientId: number) {

@@ -1,32 +1,25 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import Bull from 'bull';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { openJobQueue, TenantJob, tenantJobData } from '../tenancy/tenant-jobs';
+import { TenantQueue } from '../tenancy/tenant-queue';
 
 export const PROVISIONING_QUEUE = 'provisioning';
 
-export interface ProvisionJob extends TenantJob {
+export interface ProvisionJob {
   clientId: number;
 }
 
-/** The queue of client provisionings; its processor runs only where QUEUE_PROCESSORS_ENABLED. */
+/**
+ * The queue of client provisionings, one attempt each (a failed run leaves the client PENDING for
+ * the administrator to provision again); the last 100 finished jobs stay on the dashboard.
+ */
 @Injectable()
-export class ProvisioningQueue implements OnModuleDestroy {
-  readonly queue: Bull.Queue<ProvisionJob>;
-
+export class ProvisioningQueue extends TenantQueue<ProvisionJob> {
   constructor(config: AppConfig) {
-    this.queue = openJobQueue<ProvisionJob>(config, PROVISIONING_QUEUE);
-  }
-
-  async onModuleDestroy() {
-    await this.queue.close().catch(() => undefined);
+    super(config, { name: PROVISIONING_QUEUE, attempts: 1, keepFinished: 100 });
   }
 
   /** Queues the provisioning of a client under the current (platform administrator's) tenant. */
-  async enqueue(clientId: number): Promise<void> {
-    await this.queue.add(
-      { tenant: tenantJobData(), clientId },
-      { attempts: 1, removeOnComplete: 100, removeOnFail: 100 },
-    );
+  enqueue(clientId: number): Promise<void> {
+    return this.add([{ clientId }]);
   }
 }

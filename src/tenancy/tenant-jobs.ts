@@ -48,8 +48,8 @@ export function runAsTenant<T>(tenant: JobTenant, work: () => T): T {
 
 /**
  * A Bull queue on the application's Redis, under its key prefix. Every queue of the application is
- * opened this way (no @nestjs/bull): the provider owning it adds jobs in every process, and a
- * processor provider, registered only where QUEUE_PROCESSORS_ENABLED, calls `process()`.
+ * opened this way (no @nestjs/bull), through TenantQueue: the provider owning it adds jobs in every
+ * process, and a processor provider, registered only where QUEUE_PROCESSORS_ENABLED, calls `process()`.
  */
 export function openJobQueue<T>(
   config: AppConfig,

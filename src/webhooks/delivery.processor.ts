@@ -1,15 +1,12 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { Job } from 'bull';
-import { PRODUCTION_SCHEMA, TenantClient } from '../tenancy/tenant-context';
-import { runAsTenant } from '../tenancy/tenant-jobs';
+import { RetryLater } from '../tenancy/job-retries';
 import { DeliveryAttempts } from './delivery-attempts';
-import { DeliveryJob, RetryLater, WebhookQueue } from './webhook-queue';
+import { DeliveryJob, WebhookQueue } from './webhook-queue';
 import { WebhookSettings } from './webhook.settings';
 
 /**
- * The Bull processor of deliveries (workers only): enters the tenant the job was queued under and
- * makes one attempt; a failure with attempts left makes Bull run the same job again after the
- * retry delay.
+ * The processor of deliveries (workers only): makes one attempt in the tenant the job was queued
+ * under; a failure with attempts left makes Bull run the same job again after the retry delay.
  */
 @Injectable()
 export class DeliveryProcessor implements OnModuleInit {
@@ -20,19 +17,11 @@ export class DeliveryProcessor implements OnModuleInit {
   ) {}
 
   onModuleInit() {
-    void this.queue.queue.process(this.settings.WEBHOOK_WORKER_CONCURRENCY, (job) => this.handle(job));
+    this.queue.process(this.settings.WEBHOOK_WORKER_CONCURRENCY, (job) => this.handle(job));
   }
 
-  async handle(job: Job<DeliveryJob>): Promise<void> {
-    const { deliveryId, webhookId } = job.data;
-    // Jobs queued before jobs carried their tenant (delayed retries survive a deploy) name only the client.
-    const legacy = (job.data as { client?: TenantClient }).client;
-    const tenant = job.data.tenant ?? {
-      client: legacy!,
-      schema: PRODUCTION_SCHEMA,
-      requestId: `job:webhook:${job.id}`,
-    };
-    const outcome = await runAsTenant(tenant, () => this.attempts.run(deliveryId, { webhookId }));
+  async handle({ deliveryId, webhookId }: DeliveryJob): Promise<void> {
+    const outcome = await this.attempts.run(deliveryId, { webhookId });
     if (outcome.retryInMs !== undefined) throw new RetryLater(outcome.retryInMs);
   }
 }

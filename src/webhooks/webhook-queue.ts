@@ -1,13 +1,14 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import Bull from 'bull';
+import { Injectable } from '@nestjs/common';
+import type { Job } from 'bull';
 import { AppConfig } from '../config/app-config';
-import { tenantContext } from '../tenancy/tenant-context';
-import { openJobQueue, TenantJob, tenantJobData } from '../tenancy/tenant-jobs';
+import { PRODUCTION_SCHEMA, TenantClient } from '../tenancy/tenant-context';
+import { JobTenant, TenantJob } from '../tenancy/tenant-jobs';
+import { TenantQueue } from '../tenancy/tenant-queue';
 import { WebhookSettings } from './webhook.settings';
 
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
 
-export interface DeliveryJob extends TenantJob {
+export interface DeliveryJob {
   deliveryId: number;
   webhookId: number;
 }
@@ -17,64 +18,36 @@ export interface QueuedDelivery {
   webhookId: number;
 }
 
-/** Thrown by the processor to have Bull run the job again after `delayMs`. */
-export class RetryLater extends Error {
-  constructor(readonly delayMs: number) {
-    super(`retry in ${delayMs} ms`);
-  }
-}
-
-const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'paused']);
-
 /**
- * The Bull queue of deliveries: one job per delivery, its id `<client>:<delivery id>`, so adding the
- * same delivery again while it is queued does nothing. Retries reuse the job (custom backoff).
- * Jobs are queued for the client of the current tenant context, which the job carries to the worker.
+ * The queue of deliveries: one job per delivery of a client (delivery records live in the client
+ * database's `public` schema), so adding the same delivery again while it is queued does nothing.
+ * Retries reuse the job, after the delay the processor throws as RetryLater.
  */
 @Injectable()
-export class WebhookQueue implements OnModuleDestroy {
-  readonly queue: Bull.Queue<DeliveryJob>;
-
+export class WebhookQueue extends TenantQueue<DeliveryJob> {
   constructor(config: AppConfig, settings: WebhookSettings) {
-    this.queue = openJobQueue<DeliveryJob>(config, WEBHOOK_QUEUE, {
-      lockDuration: settings.WEBHOOK_JOB_LOCK_MS,
-      stalledInterval: settings.WEBHOOK_JOB_LOCK_MS,
-      maxStalledCount: 100,
-      backoffStrategies: {
-        webhook: (_attempts: number, err: Error) => (err instanceof RetryLater ? err.delayMs : 1000),
-      },
+    super(config, {
+      name: WEBHOOK_QUEUE,
+      dedup: { key: (job) => job.deliveryId, per: 'client' },
+      attempts: Number.MAX_SAFE_INTEGER,
+      backoff: { retryLater: 'webhook' },
+      lockMs: settings.WEBHOOK_JOB_LOCK_MS,
     });
   }
 
-  async onModuleDestroy() {
-    await this.queue.close().catch(() => undefined);
-  }
-
-  private jobId(clientIdentifier: string, deliveryId: number): string {
-    return `${clientIdentifier}:${deliveryId}`;
-  }
-
-  async enqueue(deliveries: QueuedDelivery[], delayMs = 0): Promise<void> {
-    if (!deliveries.length) return;
-    const tenant = tenantJobData();
-    await this.queue.addBulk(
-      deliveries.map(({ id, webhookId }) => ({
-        data: { tenant, deliveryId: id, webhookId },
-        opts: {
-          jobId: this.jobId(tenant.client.identifier, id),
-          delay: delayMs,
-          attempts: Number.MAX_SAFE_INTEGER,
-          backoff: { type: 'webhook' },
-          removeOnComplete: true,
-          removeOnFail: true,
-        },
-      })),
+  /** Queues deliveries of the current tenant's client. */
+  enqueue(deliveries: QueuedDelivery[], delayMs = 0): Promise<void> {
+    return this.add(
+      deliveries.map(({ id, webhookId }) => ({ deliveryId: id, webhookId })),
+      delayMs,
     );
   }
 
-  /** True when the current client's delivery has a job waiting, delayed or running. */
-  async isLive(deliveryId: number): Promise<boolean> {
-    const job = await this.queue.getJob(this.jobId(tenantContext.get().client.identifier, deliveryId));
-    return !!job && LIVE_STATES.has(await job.getState());
+  /** Jobs queued before jobs carried their tenant (delayed retries survive a deploy) name only the client. */
+  protected override tenantOf(job: Job<DeliveryJob & TenantJob>): JobTenant {
+    const legacy = (job.data as { client?: TenantClient }).client;
+    return (
+      job.data.tenant ?? { client: legacy!, schema: PRODUCTION_SCHEMA, requestId: `job:webhook:${job.id}` }
+    );
   }
 }
