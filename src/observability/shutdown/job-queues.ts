@@ -3,9 +3,9 @@ import { DiscoveryService } from '@nestjs/core';
 import Bull from 'bull';
 
 /**
- * Every Bull queue of the application, found among its providers: a provider that opens a queue with
- * `openJobQueue` and keeps it as `queue` (provisioning, webhooks, OCR, ...) is listed without
- * registering it anywhere else.
+ * Every Bull queue of the application, found among its providers: a provider that keeps its queue as
+ * `queue` (every TenantQueue: provisioning, webhooks, OCR, ...) is listed without registering it
+ * anywhere else.
  */
 @Injectable()
 export class JobQueues {
