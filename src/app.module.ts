@@ -32,6 +32,7 @@ import { OperationsModule } from './observability/operations.module';
 import { CmsModule } from './cms/cms.module';
 import { AiModule } from './ai/ai.module';
 import { DOCUMENT_ENTITIES, DocumentsModule } from './documents/documents.module';
+import { FILE_ENTITIES, FilesModule } from './files/files.module';
 
 /** Every feature's tenant entities, handed to the tenancy layer (which adds its own). */
 const FEATURE_ENTITIES = [
@@ -46,6 +47,7 @@ const FEATURE_ENTITIES = [
   ...FAILURE_ENTITIES,
   ...OUTAGE_ENTITIES,
   ...ENVIRONMENTAL_COMPLIANCE_ENTITIES,
+  ...FILE_ENTITIES,
   ...DOCUMENT_ENTITIES,
 ];
 
@@ -74,7 +76,10 @@ export class AppModule {
         FailuresModule,
         OutagesModule,
         ComplianceModule,
+        // Upload hooks run in the order these modules register them at start: cms (a custom table's
+        // media link) before documents (OCR intake), as the upload wrote them before the hooks.
         CmsModule,
+        FilesModule,
         DocumentsModule.register({ processors }),
         AuditModule,
         AuthModule,

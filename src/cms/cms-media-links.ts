@@ -1,42 +1,48 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { can } from '../access/permissions';
 import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
+import { FileUpload, FileUploadHooks, LinkableTargets, LinkTarget } from '../files';
 import { allowedTypesText, fitsAllowedTypes } from './cms-media';
 import { CmsRecordsService } from './cms-records.service';
 import { ContentTypeCache } from './content-type-cache';
 import { CompiledType } from './content-type.types';
 
 /** A checked link of uploads to a custom table's media field. */
-export interface MediaLink {
-  type: CompiledType;
-  refId: number;
-  field: string;
+export class MediaLink {
+  constructor(
+    readonly type: CompiledType,
+    readonly refId: number,
+    readonly field: string,
+  ) {}
 }
 
 /**
- * What the company upload (`/link`) needs of custom tables: checking that `ref`, `field` and
- * `refId` name a media field of a record before the files are stored, and writing the new file ids
- * into that field inside the upload's transaction.
+ * Custom tables in the company upload (`/link`), as the files' fallback link target and an upload
+ * hook: checking that `ref`, `field` and `refId` name a media field of a record before the files are
+ * stored, and writing the new file ids into that field inside the upload's transaction.
  */
 @Injectable()
-export class CmsMediaLinks {
+export class CmsMediaLinks implements OnModuleInit {
   constructor(
     private readonly types: ContentTypeCache,
     private readonly records: CmsRecordsService,
+    private readonly targets: LinkableTargets,
+    private readonly uploads: FileUploadHooks,
   ) {}
+
+  onModuleInit() {
+    this.targets.registerFallback((principal, link, mimes) => this.check(principal, link, mimes));
+    this.uploads.register({ uploaded: (m, upload) => this.attachUpload(m, upload) });
+  }
 
   /**
    * The link when `ref` names a content type of the current schema, else null (not a custom table).
    * The field must be a media field of the type, the record must exist and every file (by its
    * detected MIME type) must fit the field's `allowedTypes`: 400 naming `field`, `refId` or `files`.
    */
-  async check(
-    principal: Principal,
-    link: { ref: string; refId: number; field: string },
-    mimes: string[],
-  ): Promise<MediaLink | null> {
+  async check(principal: Principal, link: LinkTarget, mimes: string[]): Promise<MediaLink | null> {
     const type = (await this.types.all()).get(link.ref);
     if (!type) return null;
     if (!can(principal, 'cms:update')) throw AppError.forbidden('Linking files to a record needs cms:update');
@@ -53,11 +59,13 @@ export class CmsMediaLinks {
     if (!(await this.records.exists(type, link.refId))) {
       throw AppError.validation([{ field: 'refId', message: `refId must name a ${link.ref} record` }]);
     }
-    return { type, refId: link.refId, field: link.field };
+    return new MediaLink(type, link.refId, link.field);
   }
 
   /** Sets (single) or appends to (multiple) the record's media field, in the upload's transaction. */
-  attach(m: EntityManager, principal: Principal, link: MediaLink, fileIds: number[]): Promise<void> {
-    return this.records.attachMedia(m, principal, link.type, link.refId, link.field, fileIds);
+  private async attachUpload(m: EntityManager, { principal, files, checkedLink: link }: FileUpload) {
+    if (!(link instanceof MediaLink)) return;
+    const fileIds = files.map((f) => f.id);
+    await this.records.attachMedia(m, principal, link.type, link.refId, link.field, fileIds);
   }
 }

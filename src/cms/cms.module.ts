@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { FileHooksModule } from '../files';
 import { CmsMediaLinks } from './cms-media-links';
 import { CmsRecordsController } from './cms-records.controller';
 import { CmsRecordChanges } from './cms-record-changes';
@@ -10,6 +11,7 @@ import { ContentTypesService } from './content-types.service';
 
 /** Custom tables: runtime content types with real tables, and their records. */
 @Module({
+  imports: [FileHooksModule],
   // The definitions controller first: its literal paths win over the records' `:collectionName`.
   controllers: [ContentTypesController, CmsRecordsController],
   providers: [
@@ -20,7 +22,6 @@ import { ContentTypesService } from './content-types.service';
     CmsRecordChanges,
     CmsMediaLinks,
   ],
-  // CmsMediaLinks serves the company upload's `/link`: DocumentsModule imports this module, never the reverse.
-  exports: [ContentTypeSync, CmsMediaLinks],
+  exports: [ContentTypeSync],
 })
 export class CmsModule {}

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainEvents } from '../events/domain-events';
-import { UploadedFile } from '../files/entities/uploaded-file.entity';
+import { FileUploadHooks, UploadedFile } from '../files';
 import { PRODUCTION_SCHEMA, tenantContext } from '../tenancy/tenant-context';
 import { DocumentRow, documentView } from './document-view';
 import { DocumentContent, StoredStatus } from './entities/document-content.entity';
@@ -20,21 +20,26 @@ export function readsType(types: string[], ext: string): boolean {
 }
 
 /**
- * Gives each uploaded file its document record: PENDING when OCR is on for the company (globally and
- * for it), automatic processing is on and the type is one it reads; SKIPPED with the reason
- * otherwise. Each record sends `document.created` in the upload's transaction; the OCR dispatcher
- * queues PENDING ones from the outbox. Sandboxes have no outbox: their jobs are queued after commit.
+ * Gives each uploaded file its document record (an upload hook): PENDING when OCR is on for the
+ * company (globally and for it), automatic processing is on and the type is one it reads; SKIPPED
+ * with the reason otherwise. The company's OCR settings are read before the files are stored. Each
+ * record sends `document.created` in the upload's transaction; the OCR dispatcher queues PENDING ones
+ * from the outbox. Sandboxes have no outbox: their jobs are queued after commit.
  */
 @Injectable()
-export class DocumentIntake {
+export class DocumentIntake implements OnModuleInit {
   constructor(
     private readonly configs: OcrConfigStore,
     private readonly events: DomainEvents,
     private readonly queue: OcrQueue,
+    private readonly uploads: FileUploadHooks,
   ) {}
 
-  config(companyId: number): Promise<OcrCompanyConfig> {
-    return this.configs.get(companyId);
+  onModuleInit() {
+    this.uploads.register<OcrCompanyConfig>({
+      prepare: (companyId) => this.configs.get(companyId),
+      uploaded: (m, upload, config) => this.created(m, config, upload.files),
+    });
   }
 
   private initial(
@@ -49,7 +54,7 @@ export class DocumentIntake {
     return { status: 'pending', error: null };
   }
 
-  async created(
+  private async created(
     m: EntityManager,
     config: OcrCompanyConfig,
     files: UploadedFile[],

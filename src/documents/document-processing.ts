@@ -1,28 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainEvents } from '../events/domain-events';
-import { FileStore } from '../files/file-store';
+import { FileRecords } from '../files';
 import { TenantDatabase } from '../tenancy/tenant-database';
+import { withFiles } from './document-queries';
 import { DocumentRow, countWords, documentView } from './document-view';
 import { OcrConfigStore } from './ocr-config.store';
 import { OcrMetrics } from './ocr-metrics';
 import { searchConfig } from './ocr/languages';
 import { TextExtraction } from './ocr/text-extraction';
 
-const ROW = `SELECT d.*, f.name AS "fileName", f.mime AS "mimeType", f.size AS "fileSizeBytes",
-  f.ext AS ext, f.storage_key AS "storageKey"
-  FROM document_contents d JOIN uploaded_files f ON f.id = d.file_id WHERE d.id = $1`;
-
 interface RawRow {
-  id: number;
   company_id: number;
   file_id: number;
   status: string;
-  fileName: string;
-  mimeType: string;
-  fileSizeBytes: string;
-  ext: string;
-  storageKey: string;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -43,7 +34,7 @@ export class DocumentProcessing {
 
   constructor(
     private readonly db: TenantDatabase,
-    private readonly store: FileStore,
+    private readonly files: FileRecords,
     private readonly extraction: TextExtraction,
     private readonly configs: OcrConfigStore,
     private readonly events: DomainEvents,
@@ -52,22 +43,26 @@ export class DocumentProcessing {
 
   async run(documentId: number): Promise<void> {
     const started = await this.db.transaction(async (m) => {
-      const [row] = await m.query<RawRow[]>(`${ROW} FOR UPDATE OF d`, [documentId]);
-      if (!row || !['pending', 'processing'].includes(row.status)) return null;
+      const [row] = await m.query<RawRow[]>(`SELECT * FROM document_contents WHERE id = $1 FOR UPDATE`, [
+        documentId,
+      ]);
+      const file = row && (await this.files.find(m, row.file_id));
+      if (!file || !['pending', 'processing'].includes(row.status)) return null;
       await m.query(
         `UPDATE document_contents SET status = 'processing', processing_started_at = now(), updated_at = now()
          WHERE id = $1`,
         [documentId],
       );
-      return row;
+      return { companyId: row.company_id, file };
     });
     if (!started) return;
-    const config = await this.configs.get(started.company_id);
+    const config = await this.configs.get(started.companyId);
     const language = config.ocrLanguage;
     const begin = process.hrtime.bigint();
     try {
-      const content = await readAll(await this.store.open(started.storageKey));
-      const result = await this.extraction.extract(content, started.ext, started.mimeType, language);
+      const { file } = started;
+      const content = await readAll(await this.files.open(file));
+      const result = await this.extraction.extract(content, file.ext, file.mime, language);
       const ms = Number((process.hrtime.bigint() - begin) / 1_000_000n);
       await this.finish(documentId, (m) =>
         m.query(
@@ -114,14 +109,13 @@ export class DocumentProcessing {
   private async finish(documentId: number, save: (m: EntityManager) => Promise<unknown>) {
     await this.db.transaction(async (m) => {
       await save(m);
-      const [row] = await m.query<Record<string, unknown>[]>(
-        `SELECT d.*, d.company_id AS "companyId", f.name AS "fileName", f.mime AS "mimeType",
-           f.size AS "fileSizeBytes" FROM document_contents d JOIN uploaded_files f ON f.id = d.file_id
-         WHERE d.id = $1`,
+      const found = await m.query<Record<string, unknown>[]>(
+        'SELECT * FROM document_contents WHERE id = $1',
         [documentId],
       );
+      const [row] = await withFiles(m, this.files, found.map(camel) as unknown as DocumentRow[]);
       if (!row) return; // its content was removed meanwhile
-      const view = documentView(camel(row) as unknown as DocumentRow);
+      const view = documentView(row);
       await this.events.publish(m, {
         event: view.status === 'COMPLETED' ? 'document.ocr_completed' : 'document.ocr_failed',
         entityType: 'Document',

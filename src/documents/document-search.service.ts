@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { FileRecords } from '../files';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { springPage } from './document-queries';
+import { DOCUMENT_COLUMNS, springPage, withFiles } from './document-queries';
 import { DocumentRow, documentView } from './document-view';
 import { DocumentsSettings } from './documents.settings';
 import { OcrConfigStore } from './ocr-config.store';
@@ -14,6 +15,20 @@ const HEADLINE =
 // orders by -id, which only the company's index (company_id, -id) gives: ordered by id, the planner
 // would walk the primary key through every newer document of the schema's other companies.
 const TSQUERY = 'websearch_to_tsquery($2::regconfig, $3)';
+
+/** One page of the ranked hits ($4 rows from $5) of the newest $6 matches, with their highlights. */
+const PAGE_OF_HITS = `WITH candidates AS (
+    SELECT d.id, ts_rank(d.search_vector, ${TSQUERY}) AS rank
+      FROM document_contents d
+     WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY}
+     ORDER BY -d.id LIMIT $6 + 1),
+  ranked AS (
+    SELECT id, rank, count(*) OVER () AS matched FROM candidates ORDER BY -id LIMIT $6),
+  hits AS (SELECT id, rank, matched FROM ranked ORDER BY rank DESC, id DESC LIMIT $4 OFFSET $5)
+  SELECT ${DOCUMENT_COLUMNS}, left(d.extracted_text, 500) AS preview, hits.rank, hits.matched,
+    ts_headline($2::regconfig, left(d.extracted_text, 100000), ${TSQUERY}, '${HEADLINE}') AS highlight
+   FROM hits JOIN document_contents d ON d.id = hits.id
+  ORDER BY hits.rank DESC, d.id DESC`;
 
 /**
  * Full-text search over a company's extracted text: the query is read with the text search
@@ -30,36 +45,20 @@ export class DocumentSearchService {
     private readonly db: TenantDatabase,
     private readonly configs: OcrConfigStore,
     private readonly settings: DocumentsSettings,
+    private readonly files: FileRecords,
   ) {}
 
   async search(companyId: number, q: string, page: number, size: number) {
     const config = await this.configs.get(companyId);
     const ts = searchConfig(config.ocrLanguage);
     const window = this.settings.SEARCH_RANK_WINDOW;
-    const rows = await this.db.run<(DocumentRow & { rank: number; matched: string; highlight: string })[]>(
-      (m) =>
-        m.query(
-          `WITH candidates AS (
-           SELECT d.id, ts_rank(d.search_vector, ${TSQUERY}) AS rank
-             FROM document_contents d
-            WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY}
-            ORDER BY -d.id LIMIT $6 + 1),
-         ranked AS (
-           SELECT id, rank, count(*) OVER () AS matched FROM candidates ORDER BY -id LIMIT $6),
-         hits AS (SELECT id, rank, matched FROM ranked ORDER BY rank DESC, id DESC LIMIT $4 OFFSET $5)
-         SELECT d.id, d.company_id AS "companyId", d.file_id AS "fileId", d.status,
-           d.error_message AS "errorMessage", d.text_length AS "textLength", d.word_count AS "wordCount",
-           d.page_count AS "pageCount", d.ocr_confidence AS "ocrConfidence", d.ocr_language AS "ocrLanguage",
-           d.processing_duration_ms AS "processingDurationMs", d.processing_started_at AS "processingStartedAt",
-           d.processed_at AS "processedAt", d.indexed_for_search AS "indexedForSearch", d.file_type AS "fileType",
-           d.created_at AS "createdAt", f.name AS "fileName", f.mime AS "mimeType", f.size AS "fileSizeBytes",
-           left(d.extracted_text, 500) AS preview, hits.rank, hits.matched,
-           ts_headline($2::regconfig, left(d.extracted_text, 100000), ${TSQUERY}, '${HEADLINE}') AS highlight
-          FROM hits JOIN document_contents d ON d.id = hits.id JOIN uploaded_files f ON f.id = d.file_id
-         ORDER BY hits.rank DESC, d.id DESC`,
-          [companyId, ts, q, size, page * size, window],
-        ),
-    );
+    const rows = await this.db.run(async (m) => {
+      const hits = await m.query<(DocumentRow & { rank: number; matched: string; highlight: string })[]>(
+        PAGE_OF_HITS,
+        [companyId, ts, q, size, page * size, window],
+      );
+      return withFiles(m, this.files, hits);
+    });
     let matched = rows.length ? Number(rows[0].matched) : 0;
     if (!rows.length && page > 0) {
       const [c] = await this.db.run<{ n: number }[]>((m) =>

@@ -1,12 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { CmsModule } from '../cms/cms.module';
 import { settingsProvider } from '../config/config.module';
-import { FileStore } from '../files/file-store';
-import { FilesController } from '../files/files.controller';
-import { FilesService } from '../files/files.service';
-import { FilesSettings } from '../files/files.settings';
-import { UploadController } from '../files/upload.controller';
-import { UploadInterceptor } from '../files/upload.interceptor';
+import { FilesModule } from '../files';
 import { OutboundModule } from '../outbound/outbound.module';
 import { DocumentAnalysisController } from './document-analysis.controller';
 import { DocumentIntake } from './document-intake';
@@ -26,15 +20,14 @@ import { OcrProcessor } from './ocr.processor';
 import { EmbeddedOcrEngine } from './ocr/embedded-engine';
 import { HttpOcrEngine } from './ocr/http-engine';
 import { TextExtraction } from './ocr/text-extraction';
-import { UploadedFile } from '../files/entities/uploaded-file.entity';
 import { DocumentContent } from './entities/document-content.entity';
 
-export const DOCUMENT_ENTITIES = [UploadedFile, DocumentContent];
+export const DOCUMENT_ENTITIES = [DocumentContent];
 
 /**
- * Company file upload, the OCR pipeline, document analysis records and their search. The outbox
- * consumer that queues OCR jobs runs in every process (any replica may relay); the OCR processor
- * only where queue processors are enabled.
+ * The OCR pipeline over uploaded files (its intake is an upload hook), document analysis records
+ * and their search. The outbox consumer that queues OCR jobs runs in every process (any replica may
+ * relay); the OCR processor only where queue processors are enabled.
  */
 @Module({})
 export class DocumentsModule {
@@ -42,10 +35,8 @@ export class DocumentsModule {
     const processors: Provider[] = options.processors ? [OcrProcessor] : [];
     return {
       module: DocumentsModule,
-      imports: [OutboundModule, CmsModule],
+      imports: [OutboundModule, FilesModule],
       controllers: [
-        UploadController,
-        FilesController,
         OcrConfigController,
         DocumentAnalysisController,
         DocumentSearchController,
@@ -53,10 +44,6 @@ export class DocumentsModule {
       ],
       providers: [
         settingsProvider(DocumentsSettings),
-        settingsProvider(FilesSettings),
-        FileStore,
-        UploadInterceptor,
-        FilesService,
         OcrConfigStore,
         OcrQueue,
         OcrMetrics,

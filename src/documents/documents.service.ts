@@ -1,5 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { PlainMessageError } from '../common/errors/app-error';
+import { FileRecords } from '../files';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { countDocuments, findDocument, listDocuments, springPage } from './document-queries';
 import { documentView } from './document-view';
@@ -24,6 +25,7 @@ export class DocumentsService {
     private readonly db: TenantDatabase,
     private readonly configs: OcrConfigStore,
     private readonly extraction: TextExtraction,
+    private readonly files: FileRecords,
   ) {}
 
   async serviceStatus() {
@@ -61,7 +63,9 @@ export class DocumentsService {
   }
 
   async list(companyId: number | null, q: PageParams) {
-    const { rows, total } = await this.db.run((m) => listDocuments(m, { companyId, status: q.status }, q));
+    const { rows, total } = await this.db.run((m) =>
+      listDocuments(m, this.files, { companyId, status: q.status }, q),
+    );
     return springPage(
       rows.map((r) => documentView(r)),
       total,
@@ -71,7 +75,7 @@ export class DocumentsService {
   }
 
   async detail(companyId: number | null, where: { id?: number; fileId?: number }, fullText: boolean) {
-    const row = await this.db.run((m) => findDocument(m, { companyId, ...where }, fullText));
+    const row = await this.db.run((m) => findDocument(m, this.files, { companyId, ...where }, fullText));
     if (!row) throw notFound();
     return documentView(row, { detail: true, fullText });
   }
@@ -107,7 +111,7 @@ export class DocumentsService {
 
   /** Removes a document's stored content (text and search entry); the file stays. */
   async removeContent(companyId: number | null, fileId: number) {
-    const row = await this.db.run((m) => findDocument(m, { companyId, fileId }));
+    const row = await this.db.run((m) => findDocument(m, this.files, { companyId, fileId }));
     if (!row) throw notFound();
     await this.db.transaction((m) => m.query('DELETE FROM document_contents WHERE id = $1', [row.id]));
   }

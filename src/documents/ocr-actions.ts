@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { PlainMessageError } from '../common/errors/app-error';
 import { AppError } from '../common/errors/app-error';
-import { UploadedFile } from '../files/entities/uploaded-file.entity';
+import { FileRecords } from '../files';
 import { RateLimiter } from '../rate-limits/rate-limiter';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { DISABLED_MESSAGE, readsType, unsupportedMessage } from './document-intake';
@@ -35,6 +35,7 @@ export class OcrActions {
     private readonly limiter: RateLimiter,
     private readonly extraction: TextExtraction,
     private readonly metrics: OcrMetrics,
+    private readonly files: FileRecords,
   ) {}
 
   async enabledConfig(companyId: number): Promise<OcrCompanyConfig> {
@@ -74,7 +75,7 @@ export class OcrActions {
   async retry(principal: Principal, companyId: number, analysisId: number) {
     const config = await this.enabledConfig(companyId);
     await this.limit('retry', ['user', principal.userId], 10, 60);
-    const doc = await this.db.run((m) => findDocument(m, { companyId, id: analysisId }));
+    const doc = await this.db.run((m) => findDocument(m, this.files, { companyId, id: analysisId }));
     if (!doc) throw fail('Document analysis not found', HttpStatus.NOT_FOUND);
     await this.checkRequeue(config, doc.status, doc.fileName, doc.fileExt ?? '');
     await this.requeue([doc.id]);
@@ -112,14 +113,12 @@ export class OcrActions {
   /** Queues a file of the company; its document is created when it has none. */
   async analyze(principal: Principal | null, companyId: number | null, fileId: number, force = false) {
     if (companyId !== null) await this.enabledConfig(companyId);
-    const file = await this.db.run((m) =>
-      m.findOne(UploadedFile, { where: companyId === null ? { id: fileId } : { id: fileId, companyId } }),
-    );
+    const file = await this.db.run((m) => this.files.find(m, fileId, companyId));
     if (companyId === null && file) await this.enabledConfig(file.companyId);
     if (principal) await this.limit('analyze', ['user', principal.userId], 20, 60);
     if (!file) throw fail('File not found', HttpStatus.NOT_FOUND);
     const config = await this.configs.get(file.companyId);
-    const doc = await this.db.run((m) => findDocument(m, { companyId: file.companyId, fileId }));
+    const doc = await this.db.run((m) => findDocument(m, this.files, { companyId: file.companyId, fileId }));
     const status = doc?.status ?? 'skipped';
     if (force && status === 'completed') {
       await this.ensureAvailable();

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AuditWriter } from '../audit-trail/audit-writer';
 import type { Principal } from '../access/principal';
-import { CmsMediaLinks, MediaLink } from '../cms/cms-media-links';
 import { AppError } from '../common/errors/app-error';
-import { DocumentIntake } from '../documents/document-intake';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { assertCompanyAccess, companyScope } from '../access/company-rule';
 import { UploadedFile } from './entities/uploaded-file.entity';
 import { FileStore } from './file-store';
+import { FileUploadHooks } from './file-upload-hooks';
 import { fileView } from './file-view';
+import { LinkTarget } from './link-target';
+import { LinkableTargets } from './linkable-targets';
 import { ReceivedFile } from './upload-storage';
 
 export const FOLDER = /^[A-Za-z0-9_-]{1,64}(\/[A-Za-z0-9_-]{1,64}){0,4}$/;
@@ -17,35 +18,19 @@ export const DEFAULT_FOLDER = 'uploads';
 // eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const SAFE_NAME = /^(?!.*\.\.)[^/\\\u0000-\u001f\u007f]{1,255}$/;
 
-/** Record types of this service a link is checked against (custom tables are checked by the cms module). */
-const LINKABLE: Record<string, string> = {
-  unit: 'units',
-  units: 'units',
-  work_order: 'work_orders',
-  work_orders: 'work_orders',
-  failure: 'failures',
-  failures: 'failures',
-};
-
-export interface LinkTarget {
-  ref: string;
-  refId: number;
-  field: string;
-}
-
 /**
  * Company file upload: each part (already streamed to a temporary file, hashed and typed by its
- * bytes) is stored once at `companies/<company>/<folder>/<hash><ext>`, recorded, and handed to the
- * document intake, which decides its OCR status in the same transaction.
+ * bytes) is stored once at `companies/<company>/<folder>/<hash><ext>` and recorded; the upload hooks
+ * run in the same transaction.
  */
 @Injectable()
 export class FilesService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly store: FileStore,
-    private readonly intake: DocumentIntake,
     private readonly audit: AuditWriter,
-    private readonly cmsLinks: CmsMediaLinks,
+    private readonly hooks: FileUploadHooks,
+    private readonly targets: LinkableTargets,
   ) {}
 
   async upload(
@@ -70,8 +55,9 @@ export class FilesService {
         ]);
       }
     }
-    const config = await this.intake.config(companyId);
-    const mediaLink = link ? await this.checkLink(principal, companyId, link, files) : null;
+    const uploaded = await this.hooks.prepare(companyId);
+    const mimes = files.map((f) => f.type.mime);
+    const checkedLink = link ? await this.targets.check(principal, companyId, link, mimes) : null;
     const folderPath = `companies/${companyId}/${sub}`;
     for (const f of files) await this.store.put(`${folderPath}/${f.hash}${f.type.ext}`, f.path);
     const { saved, after } = await this.db.transaction(async (m) => {
@@ -103,40 +89,17 @@ export class FilesService {
           metadata: { folderPath, hash: f.hash, mime: f.mime, size: f.size, ...(link ?? {}) },
         });
       }
-      const ids = saved.map((f) => f.id);
-      if (mediaLink) await this.cmsLinks.attach(m, principal, mediaLink, ids);
-      const after = await this.intake.created(m, config, saved);
+      const after = await uploaded(m, {
+        principal,
+        companyId,
+        files: saved,
+        link: link ?? null,
+        checkedLink,
+      });
       return { saved, after };
     });
     await after();
     return saved.map(fileView);
-  }
-
-  /**
-   * A link to a known record type must name a record of the company (400 on refId otherwise); a
-   * link to a custom table must name a media field of one of its records that takes these files
-   * (answered, to be written with the file rows). Any other ref is kept as given.
-   */
-  private async checkLink(
-    principal: Principal,
-    companyId: number,
-    link: LinkTarget,
-    files: ReceivedFile[],
-  ): Promise<MediaLink | null> {
-    const table = LINKABLE[link.ref.toLowerCase()];
-    if (!table) {
-      const mimes = files.map((f) => f.type.mime);
-      return this.cmsLinks.check(principal, link, mimes);
-    }
-    const rows = await this.db.run((m) =>
-      m.query<unknown[]>(`SELECT 1 FROM ${table} WHERE id = $1 AND company_id = $2`, [link.refId, companyId]),
-    );
-    if (!rows.length) {
-      throw AppError.validation([
-        { field: 'refId', message: `refId must name a ${link.ref} of the company` },
-      ]);
-    }
-    return null;
   }
 
   async get(principal: Principal, id: number): Promise<UploadedFile> {

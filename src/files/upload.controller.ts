@@ -11,7 +11,7 @@ import type { Request } from 'express';
 import { Authenticated, CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
-import { LinkQueryDto, UploadQueryDto } from '../documents/dto/documents.dto';
+import { LinkQueryDto, UploadQueryDto } from './upload-query.dto';
 import { FileRecordDto } from './file-record.dto';
 import { FilesService } from './files.service';
 import { UploadInterceptor } from './upload.interceptor';

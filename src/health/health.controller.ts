@@ -11,7 +11,7 @@ import { AppConfig } from '../config/app-config';
 import { StoresSettings } from '../config/stores.settings';
 import { DrainState } from '../observability/shutdown/drain-state';
 import { RedisService } from '../redis/redis.service';
-import { TextExtraction } from '../documents/ocr/text-extraction';
+import { TextExtraction } from '../documents';
 import { TenantPools } from '../tenancy/tenant-pools';
 
 const TIMEOUT_MS = 2000;

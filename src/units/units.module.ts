@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { FileHooksModule, linkableTable } from '../files';
 import { RecordsModule } from '../records/records.module';
 import { UnitsController } from './units.controller';
 import { UnitsService } from './units.service';
@@ -7,9 +8,9 @@ import { Unit } from './entities/unit.entity';
 export const UNIT_ENTITIES = [Unit];
 
 @Module({
-  imports: [RecordsModule],
+  imports: [RecordsModule, FileHooksModule],
   controllers: [UnitsController],
-  providers: [UnitsService],
+  providers: [UnitsService, linkableTable('units', ['unit', 'units'])],
   exports: [UnitsService],
 })
 export class UnitsModule {}
