@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { FileHooksModule } from '../files';
+import { RecordsModule } from '../records/records.module';
 import { CmsMediaLinks } from './cms-media-links';
 import { CmsRecordsController } from './cms-records.controller';
-import { CmsRecordChanges } from './cms-record-changes';
 import { CmsRecordsService } from './cms-records.service';
 import { ContentTypeCache } from './content-type-cache';
 import { ContentTypeSync } from './content-type-sync.service';
@@ -11,7 +11,7 @@ import { ContentTypesService } from './content-types.service';
 
 /** Custom tables: runtime content types with real tables, and their records. */
 @Module({
-  imports: [FileHooksModule],
+  imports: [FileHooksModule, RecordsModule],
   // The definitions controller first: its literal paths win over the records' `:collectionName`.
   controllers: [ContentTypesController, CmsRecordsController],
   providers: [
@@ -19,7 +19,6 @@ import { ContentTypesService } from './content-types.service';
     ContentTypesService,
     ContentTypeSync,
     CmsRecordsService,
-    CmsRecordChanges,
     CmsMediaLinks,
   ],
   exports: [ContentTypeSync],

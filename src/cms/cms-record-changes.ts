@@ -1,2 +1,0 @@
-// The records layer's change writer, provided by CmsModule for the records service.
-export { RecordChanges as CmsRecordChanges } from '../records/record-changes';
