@@ -13,6 +13,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { Route } from '../access/route.decorator';
 import { Public } from '../access/access-rules';
 import {
   AuthorizeDto,
@@ -55,20 +56,22 @@ export class SsoController {
     private readonly keys: SpKeys,
   ) {}
 
-  @Get('providers')
-  @Public()
-  @ApiOperation({ summary: 'Enabled identity providers of the client (login buttons)' })
-  @ApiOkResponse({ type: PublicProviderListDto })
+  @Route('GET', 'providers', {
+    summary: 'Enabled identity providers of the client (login buttons)',
+    public: true,
+    response: PublicProviderListDto,
+  })
   list() {
     return this.providers.publicList();
   }
 
-  @Post('authorize')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Start an SSO login: the IdP authorization URL and the signed state' })
-  @ApiOkResponse({ type: AuthorizeEnvelopeDto })
-  @ApiBadRequestResponse({ description: 'Provider disabled or redirectUri not allowed' })
+  @Route('POST', 'authorize', {
+    summary: 'Start an SSO login: the IdP authorization URL and the signed state',
+    public: true,
+    response: AuthorizeEnvelopeDto,
+    status: 200,
+    badRequest: 'Provider disabled or redirectUri not allowed',
+  })
   authorize(@Body() dto: AuthorizeDto) {
     return this.flow.authorize(dto.providerId, dto.redirectUri);
   }
@@ -91,12 +94,13 @@ export class SsoController {
     return answer(res, await this.flow.callback(providerId, query, presentedLinkCookie(req)));
   }
 
-  @Post('exchange')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Turn the one-time code of a post-login redirect into the login response' })
-  @ApiOkResponse({ type: SsoLoginResponseDto })
-  @ApiBadRequestResponse({ description: 'INVALID_CODE' })
+  @Route('POST', 'exchange', {
+    summary: 'Turn the one-time code of a post-login redirect into the login response',
+    public: true,
+    response: SsoLoginResponseDto,
+    status: 200,
+    badRequest: 'INVALID_CODE',
+  })
   exchange(@Body() dto: ExchangeDto) {
     return this.codes.redeem(dto.code);
   }
@@ -114,15 +118,13 @@ export class SsoController {
     return answer(res, await this.saml.acs(dto, presentedLinkCookie(req)));
   }
 
-  @Post('saml/acs/:client')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({
+  @Route('POST', 'saml/acs/:client', {
     summary:
       "A client's own SAML ACS (published in its SP metadata): IdP-initiated responses need no RelayState",
+    public: true,
+    response: SsoLoginResponseDto,
   })
   @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiOkResponse({ type: SsoLoginResponseDto })
   async clientAcs(
     @Param('client') client: string,
     @Body() dto: SamlAcsDto,
@@ -146,22 +148,22 @@ export class SsoController {
     return answer(res, await this.saml.sloReturn(req.query, raw));
   }
 
-  @Get('saml/metadata')
-  @Public()
+  @Route('GET', 'saml/metadata', {
+    summary: 'SAML service-provider metadata (XML)',
+    public: true,
+    responseDescription: 'EntityDescriptor with entity id, ACS URL and NameID formats',
+  })
   @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
-  @ApiOperation({ summary: 'SAML service-provider metadata (XML)' })
   @ApiProduces('application/samlmetadata+xml')
-  @ApiOkResponse({ description: 'EntityDescriptor with entity id, ACS URL and NameID formats' })
   metadata() {
     return this.metadataOf(tenantContext.get().client);
   }
 
-  @Get('saml/metadata/:client')
-  @Public()
-  @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
-  @ApiOperation({
+  @Route('GET', 'saml/metadata/:client', {
     summary: "One client's SP metadata (its own ACS URL), for IdPs that fetch it without headers",
+    public: true,
   })
+  @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
   @ApiProduces('application/samlmetadata+xml')
   clientMetadata(@Param('client') client: string) {
     return this.metadataOf(this.saml.clientOf(client));
