@@ -6,7 +6,6 @@ import type { Principal } from '../../access/principal';
 import { AuditPageEnvelopeDto, AuditTrailEnvelopeDto } from '../dto/audit-entry.dto';
 import { ActionParam, EntityTypeParam, IpParam } from '../dto/audit-params';
 import {
-  AuditPageDto,
   AuditRangeQueryDto,
   ErrorsQueryDto,
   SearchQueryDto,
@@ -16,6 +15,7 @@ import { AUDIT_ACTIONS, AuditAction } from '../../audit-trail/audit-log.entity';
 import { parseRange } from './audit-dates';
 import { AuditQueryService } from './audit-query.service';
 import { auditCompanyScope } from './audit-scope';
+import { ZeroBasedPageQueryDto } from '../../common/pagination/zero-based-page-query';
 import { IdParam } from '../../common/validation/id-param.pipe';
 
 const MANAGER_UP = { permissions: ['audit_logs:read' as const], minRole: 'MANAGER' as const };
@@ -39,7 +39,7 @@ export class AuditQueriesController {
     @CurrentPrincipal() principal: Principal,
     @Param('entityType', new EntityTypeParam()) entityType: string,
     @Param('entityId', IdParam) entityId: number,
-    @Query() query: AuditPageDto,
+    @Query() query: ZeroBasedPageQueryDto,
   ) {
     return this.audit.trail(entityType, entityId, auditCompanyScope(principal), query.page, query.size);
   }
