@@ -1,20 +1,7 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConsumes,
-  ApiForbiddenResponse,
-  ApiFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiQuery,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Header, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Route } from '../access/route.decorator';
-import { Public } from '../access/access-rules';
 import {
   AuthorizeDto,
   AuthorizeEnvelopeDto,
@@ -76,15 +63,19 @@ export class SsoController {
     return this.flow.authorize(dto.providerId, dto.redirectUri);
   }
 
-  @Get('callback/:providerId')
-  @Public()
-  @ApiOperation({ summary: 'OAuth2/OIDC redirect target; needs no client header (the state names it)' })
+  @Route('GET', 'callback/:providerId', {
+    summary: 'OAuth2/OIDC redirect target; needs no client header (the state names it)',
+    public: true,
+    response: SsoLoginResponseDto,
+    responseDescription: 'The login response of /auth/local',
+    badRequest: 'INVALID_STATE',
+    answers: {
+      302: 'To the redirectUri with ?code= for /auth/sso/exchange',
+      403: 'SSO_USER_NOT_PROVISIONED, SSO_DOMAIN_NOT_ALLOWED, ...',
+    },
+  })
   @ApiQuery({ name: 'code', required: false })
   @ApiQuery({ name: 'state', required: true })
-  @ApiOkResponse({ type: SsoLoginResponseDto, description: 'The login response of /auth/local' })
-  @ApiFoundResponse({ description: 'To the redirectUri with ?code= for /auth/sso/exchange' })
-  @ApiBadRequestResponse({ description: 'INVALID_STATE' })
-  @ApiForbiddenResponse({ description: 'SSO_USER_NOT_PROVISIONED, SSO_DOMAIN_NOT_ALLOWED, ...' })
   async callback(
     @Param('providerId', IdParam) providerId: number,
     @Query() query: Record<string, unknown>,
@@ -105,15 +96,15 @@ export class SsoController {
     return this.codes.redeem(dto.code);
   }
 
-  @Post('saml/acs')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'SAML assertion consumer service (HTTP-POST binding)' })
+  @Route('POST', 'saml/acs', {
+    summary: 'SAML assertion consumer service (HTTP-POST binding)',
+    public: true,
+    status: 200,
+    response: SsoLoginResponseDto,
+    answers: { 302: 'To the redirectUri with ?code=', 401: 'SSO_SAML_INVALID, SSO_SAML_REPLAY' },
+  })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ type: SamlAcsDto })
-  @ApiOkResponse({ type: SsoLoginResponseDto })
-  @ApiFoundResponse({ description: 'To the redirectUri with ?code=' })
-  @ApiUnauthorizedResponse({ description: 'SSO_SAML_INVALID, SSO_SAML_REPLAY' })
   async acs(@Body() dto: SamlAcsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     return answer(res, await this.saml.acs(dto, presentedLinkCookie(req)));
   }
@@ -134,15 +125,14 @@ export class SsoController {
     return answer(res, await this.saml.acsOf(client, dto, presentedLinkCookie(req)));
   }
 
-  @Get('saml/slo')
-  @Public()
-  @ApiOperation({ summary: 'SAML single-logout return: validates the IdP’s signed LogoutResponse' })
+  @Route('GET', 'saml/slo', {
+    summary: 'SAML single-logout return: validates the IdP’s signed LogoutResponse',
+    public: true,
+    responseDescription: '{ data: { loggedOut: true } }',
+    answers: { 302: 'To the redirectUri given to /auth/sso/saml/logout, with ?loggedOut=true' },
+  })
   @ApiQuery({ name: 'SAMLResponse', required: true })
   @ApiQuery({ name: 'RelayState', required: true })
-  @ApiOkResponse({ description: '{ data: { loggedOut: true } }' })
-  @ApiFoundResponse({
-    description: 'To the redirectUri given to /auth/sso/saml/logout, with ?loggedOut=true',
-  })
   async slo(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const raw = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
     return answer(res, await this.saml.sloReturn(req.query, raw));
