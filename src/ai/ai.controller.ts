@@ -1,16 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiBadGatewayResponse,
-  ApiBadRequestResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiProduces,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Req, Res } from '@nestjs/common';
+import { ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Route } from '../access/route.decorator';
+import { CurrentPrincipal } from '../access/access-rules';
 import { Principal } from '../access/principal';
 import { receivedAt } from '../observability/logging/request-lines';
 import { AiChatService } from './ai-chat.service';
@@ -34,29 +26,28 @@ export class AiController {
     private readonly settings: AiSettings,
   ) {}
 
-  @Post('chat')
-  @HttpCode(200)
-  @Authenticated({ permissions: ['ai:create'] })
-  @ApiOperation({
+  @Route('POST', 'chat', {
     summary: 'Chat with a provider',
     description:
       'With `stream: true` the answer is `text/event-stream`: `delta` events `{ content }`, then `result` ' +
       'with the chat result; a failure after the first event ends the stream with an `error` event.',
-  })
-  @ApiProduces('application/json', 'text/event-stream')
-  @ApiOkResponse({
-    type: ChatResultEnvelopeDto,
-    headers: {
+    permissions: ['ai:create'],
+    response: ChatResultEnvelopeDto,
+    responseHeaders: {
       'Server-Timing': {
         description:
           "Whole answers: `gateway;dur=<ms>, vendor;dur=<ms>`, the gateway's own time and the vendor's",
         schema: { type: 'string' },
       },
     },
+    status: 200,
+    badRequest: 'VALIDATION_ERROR, or PROVIDER_NOT_AVAILABLE',
+    answers: {
+      429: 'RATE_LIMITED: over the per-user chat rate',
+      502: 'AI_CHAT_FAILED: the vendor failed after the retries',
+    },
   })
-  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR, or PROVIDER_NOT_AVAILABLE' })
-  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED: over the per-user chat rate' })
-  @ApiBadGatewayResponse({ description: 'AI_CHAT_FAILED: the vendor failed after the retries' })
+  @ApiProduces('application/json', 'text/event-stream')
   async chat(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: ChatRequestDto,
@@ -81,10 +72,11 @@ export class AiController {
     res.status(200).json({ data });
   }
 
-  @Get('providers')
-  @Authenticated({ permissions: ['ai:read'] })
-  @ApiOperation({ summary: 'Every provider, whether it is configured, and whether logging is on' })
-  @ApiOkResponse({ type: ProvidersEnvelopeDto })
+  @Route('GET', 'providers', {
+    summary: 'Every provider, whether it is configured, and whether logging is on',
+    permissions: ['ai:read'],
+    response: ProvidersEnvelopeDto,
+  })
   listProviders() {
     return {
       data: {
@@ -95,22 +87,24 @@ export class AiController {
     };
   }
 
-  @Get('providers/:providerCode')
-  @Authenticated({ permissions: ['ai:read'] })
-  @ApiOperation({ summary: 'One provider (code in any case)' })
+  @Route('GET', 'providers/:providerCode', {
+    summary: 'One provider (code in any case)',
+    permissions: ['ai:read'],
+    response: ProviderInfoEnvelopeDto,
+    badRequest: 'PROVIDER_NOT_AVAILABLE: unknown provider code',
+  })
   @ApiParam({ name: 'providerCode', example: 'openai' })
-  @ApiOkResponse({ type: ProviderInfoEnvelopeDto })
-  @ApiBadRequestResponse({ description: 'PROVIDER_NOT_AVAILABLE: unknown provider code' })
   provider(@Param('providerCode') code: string) {
     const provider = this.providers.find(code);
     if (!provider) throw providerNotAvailable();
     return { data: this.providers.info(provider) };
   }
 
-  @Get('health')
-  @Authenticated({ permissions: ['ai:read'] })
-  @ApiOperation({ summary: 'Gateway health: UP while at least one provider is configured' })
-  @ApiOkResponse({ type: AiHealthEnvelopeDto })
+  @Route('GET', 'health', {
+    summary: 'Gateway health: UP while at least one provider is configured',
+    permissions: ['ai:read'],
+    response: AiHealthEnvelopeDto,
+  })
   health() {
     const available = this.providers.availableCodes();
     return {

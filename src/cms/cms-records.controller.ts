@@ -4,7 +4,7 @@ import { Principal } from '../access/principal';
 import { CurrentPrincipal } from '../access/access-rules';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { CountEnvelopeDto } from '../records/record-envelopes';
-import { RecordRoute } from '../access/route.decorator';
+import { Route } from '../access/route.decorator';
 import { CmsRecordsService } from './cms-records.service';
 import { CollectionNameParam } from './collection-name.pipe';
 import { CmsCountQueryDto, CmsListQueryDto } from './dto/cms-query.dto';
@@ -28,7 +28,7 @@ const SEARCH_BODY = {
 export class CmsRecordsController {
   constructor(private readonly records: CmsRecordsService) {}
 
-  @RecordRoute('GET', 'count', {
+  @Route('GET', 'count', {
     summary: 'Count records',
     permissions: ['cms:read'],
     response: CountEnvelopeDto,
@@ -38,7 +38,7 @@ export class CmsRecordsController {
     return this.records.count(name, q.status);
   }
 
-  @RecordRoute('POST', 'search', {
+  @Route('POST', 'search', {
     summary: 'Search records with field filters and operators',
     permissions: ['cms:read'],
     response: CmsRecordPageDto,
@@ -55,7 +55,7 @@ export class CmsRecordsController {
     return this.records.list(name, q, body);
   }
 
-  @RecordRoute('POST', 'bulk-delete', {
+  @Route('POST', 'bulk-delete', {
     summary: 'Delete several records by id',
     permissions: ['cms:delete'],
     response: CountEnvelopeDto,
@@ -72,7 +72,7 @@ export class CmsRecordsController {
     return this.records.bulkDelete(principal, name, body);
   }
 
-  @RecordRoute('GET', '', {
+  @Route('GET', '', {
     summary: 'List records',
     permissions: ['cms:read'],
     response: CmsRecordPageDto,
@@ -83,7 +83,7 @@ export class CmsRecordsController {
     return this.records.list(name, q);
   }
 
-  @RecordRoute('GET', ':id', {
+  @Route('GET', ':id', {
     summary: 'One record',
     permissions: ['cms:read'],
     response: CmsRecordEnvelopeDto,
@@ -93,7 +93,7 @@ export class CmsRecordsController {
     return this.records.get(name, id);
   }
 
-  @RecordRoute('POST', '', {
+  @Route('POST', '', {
     summary: 'Create a record',
     permissions: ['cms:create'],
     response: CmsRecordEnvelopeDto,
@@ -111,7 +111,7 @@ export class CmsRecordsController {
     return this.records.create(principal, name, body);
   }
 
-  @RecordRoute('PUT', ':id', {
+  @Route('PUT', ':id', {
     summary: 'Update the given fields of a record',
     permissions: ['cms:update'],
     response: CmsRecordEnvelopeDto,
@@ -129,7 +129,7 @@ export class CmsRecordsController {
     return this.records.update(principal, name, id, body);
   }
 
-  @RecordRoute('DELETE', ':id', { summary: 'Delete a record', permissions: ['cms:delete'], notFound: true })
+  @Route('DELETE', ':id', { summary: 'Delete a record', permissions: ['cms:delete'], notFound: true })
   remove(
     @CurrentPrincipal() principal: Principal,
     @Param('collectionName', CollectionNameParam) name: string,
@@ -138,7 +138,7 @@ export class CmsRecordsController {
     return this.records.remove(principal, name, id);
   }
 
-  @RecordRoute('POST', ':id/publish', {
+  @Route('POST', ':id/publish', {
     summary: 'Publish a draft record (draftAndPublish types)',
     permissions: ['cms:publish'],
     response: CmsRecordEnvelopeDto,
@@ -155,7 +155,7 @@ export class CmsRecordsController {
     return this.records.publish(principal, name, id, true);
   }
 
-  @RecordRoute('POST', ':id/unpublish', {
+  @Route('POST', ':id/unpublish', {
     summary: 'Return a published record to draft',
     permissions: ['cms:publish'],
     response: CmsRecordEnvelopeDto,

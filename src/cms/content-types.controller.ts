@@ -1,7 +1,7 @@
 import { Body, Controller, Param } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { CountEnvelopeDto } from '../records/record-envelopes';
-import { RecordRoute } from '../access/route.decorator';
+import { Route } from '../access/route.decorator';
 import { openApiFragment as cmsOpenApi } from './cms-openapi';
 import { CollectionNameParam } from './collection-name.pipe';
 import { ContentTypeCache } from './content-type-cache';
@@ -26,7 +26,7 @@ export class ContentTypesController {
     private readonly cache: ContentTypeCache,
   ) {}
 
-  @RecordRoute('GET', 'content-types', {
+  @Route('GET', 'content-types', {
     summary: 'List the content types of this schema',
     permissions: ['content_types:read'],
     response: ContentTypeListDto,
@@ -35,7 +35,7 @@ export class ContentTypesController {
     return this.types.list();
   }
 
-  @RecordRoute('GET', 'content-types/count', {
+  @Route('GET', 'content-types/count', {
     summary: 'Count the content types',
     permissions: ['content_types:read'],
     response: CountEnvelopeDto,
@@ -44,7 +44,7 @@ export class ContentTypesController {
     return this.types.count();
   }
 
-  @RecordRoute('GET', 'content-types/:collectionName', {
+  @Route('GET', 'content-types/:collectionName', {
     summary: 'One content type definition',
     permissions: ['content_types:read'],
     response: ContentTypeEnvelopeDto,
@@ -54,7 +54,7 @@ export class ContentTypesController {
     return this.types.get(name);
   }
 
-  @RecordRoute('GET', 'content-types/:collectionName/openapi', {
+  @Route('GET', 'content-types/:collectionName/openapi', {
     summary: "OpenAPI 3 fragment of one type's record endpoints (for typed SDKs)",
     permissions: ['content_types:read'],
     response: OpenApiFragmentDto,
@@ -64,7 +64,7 @@ export class ContentTypesController {
     return { data: cmsOpenApi(await this.cache.get(name)) };
   }
 
-  @RecordRoute('POST', 'content-types', {
+  @Route('POST', 'content-types', {
     summary: 'Create a content type and its table',
     permissions: ['content_types:create'],
     response: ContentTypeCreatedDto,
@@ -76,7 +76,7 @@ export class ContentTypesController {
     return this.types.create(body);
   }
 
-  @RecordRoute('PUT', 'content-types/:collectionName', {
+  @Route('PUT', 'content-types/:collectionName', {
     summary: 'Replace a definition, altering the table in one transaction (rows kept)',
     permissions: ['content_types:update'],
     response: ContentTypeEnvelopeDto,
@@ -89,7 +89,7 @@ export class ContentTypesController {
     return this.types.replace(name, body);
   }
 
-  @RecordRoute('DELETE', 'content-types/:collectionName', {
+  @Route('DELETE', 'content-types/:collectionName', {
     summary: 'Delete a content type with its table and data',
     permissions: ['content_types:delete'],
     notFound: true,
@@ -99,7 +99,7 @@ export class ContentTypesController {
     return this.types.remove(name);
   }
 
-  @RecordRoute('POST', 'migrations/sync', {
+  @Route('POST', 'migrations/sync', {
     summary: 'Reconcile the definitions with the tables (creates what is missing, drops nothing)',
     permissions: ['content_types:update'],
     response: SyncReportDto,

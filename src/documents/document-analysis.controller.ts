@@ -1,6 +1,7 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../access/route.decorator';
+import { CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { DocumentsService } from './documents.service';
@@ -27,40 +28,40 @@ export class DocumentAnalysisController {
     private readonly actions: OcrActions,
   ) {}
 
-  @Get('summary')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'Counts by status, characters extracted, service availability, success rate' })
-  @ApiOkResponse({ type: DocumentSummaryEnvelopeDto })
+  @Route('GET', 'summary', {
+    summary: 'Counts by status, characters extracted, service availability, success rate',
+    ...READ,
+    response: DocumentSummaryEnvelopeDto,
+  })
   async summary(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     return { data: await this.documents.summary(companyId) };
   }
 
-  @Get('queue-status')
-  @Authenticated(MANAGE)
-  @ApiOperation({ summary: 'Documents by processing status' })
-  @ApiOkResponse({ type: DocumentQueueStatusEnvelopeDto })
-  async queueStatus(
-    @CurrentPrincipal() principal: Principal,
-    @CompanyParam() companyId: number,
-  ) {
+  @Route('GET', 'queue-status', {
+    summary: 'Documents by processing status',
+    ...MANAGE,
+    response: DocumentQueueStatusEnvelopeDto,
+  })
+  async queueStatus(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     return { data: await this.documents.queueStatus(companyId) };
   }
 
-  @Post('retry-all-failed')
-  @HttpCode(200)
-  @Authenticated(MANAGE)
-  @ApiOperation({ summary: 'Queue every FAILED document again (3 per company per 5 minutes)' })
-  @ApiOkResponse({ type: RetryAllResultEnvelopeDto })
+  @Route('POST', 'retry-all-failed', {
+    summary: 'Queue every FAILED document again (3 per company per 5 minutes)',
+    ...MANAGE,
+    response: RetryAllResultEnvelopeDto,
+    status: 200,
+  })
   async retryAll(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     const data = await this.actions.retryAllFailed(companyId);
     return { data, message: data.message };
   }
 
-  @Post('analyze/:fileId')
-  @HttpCode(200)
-  @Authenticated(MANAGE)
-  @ApiOperation({ summary: 'Extract the text of an uploaded file (20 per user per minute)' })
-  @ApiOkResponse({ type: AnalyzeResultEnvelopeDto })
+  @Route('POST', 'analyze/:fileId', {
+    summary: 'Extract the text of an uploaded file (20 per user per minute)',
+    ...MANAGE,
+    response: AnalyzeResultEnvelopeDto,
+  })
   async analyze(
     @CurrentPrincipal() principal: Principal,
     @CompanyParam() companyId: number,
@@ -70,10 +71,11 @@ export class DocumentAnalysisController {
     return { data, message: data.message };
   }
 
-  @Get()
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'Page of document analysis records' })
-  @ApiOkResponse({ type: DocumentAnalysisPageDto })
+  @Route('GET', '', {
+    summary: 'Page of document analysis records',
+    ...READ,
+    response: DocumentAnalysisPageDto,
+  })
   async list(
     @CurrentPrincipal() principal: Principal,
     @CompanyParam() companyId: number,
@@ -82,10 +84,11 @@ export class DocumentAnalysisController {
     return this.documents.list(companyId, q);
   }
 
-  @Get(':analysisId')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'One document analysis record, with its full text when asked' })
-  @ApiOkResponse({ type: DocumentAnalysisDetailEnvelopeDto })
+  @Route('GET', ':analysisId', {
+    summary: 'One document analysis record, with its full text when asked',
+    ...READ,
+    response: DocumentAnalysisDetailEnvelopeDto,
+  })
   async detail(
     @CurrentPrincipal() principal: Principal,
     @CompanyParam() companyId: number,
@@ -95,11 +98,11 @@ export class DocumentAnalysisController {
     return { data: await this.documents.detail(companyId, { id: analysisId }, q.includeFullText) };
   }
 
-  @Post(':analysisId/retry')
-  @HttpCode(200)
-  @Authenticated(MANAGE)
-  @ApiOperation({ summary: 'Queue a FAILED or SKIPPED document again (10 per user per minute)' })
-  @ApiOkResponse({ type: RetryResultEnvelopeDto })
+  @Route('POST', ':analysisId/retry', {
+    summary: 'Queue a FAILED or SKIPPED document again (10 per user per minute)',
+    ...MANAGE,
+    response: RetryResultEnvelopeDto,
+  })
   async retry(
     @CurrentPrincipal() principal: Principal,
     @CompanyParam() companyId: number,

@@ -1,6 +1,7 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../access/route.decorator';
+import { CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { assertCompanyAccess, companyScope } from '../access/company-rule';
@@ -18,12 +19,11 @@ export class DocumentSearchController {
     private readonly documents: DocumentsService,
   ) {}
 
-  @Get()
-  @Authenticated({ permissions: ['documents:read'] })
-  @ApiOperation({ summary: "Full-text search in a company's documents, ranked, with highlights" })
-  @ApiOkResponse({
-    type: DocumentSearchPageDto,
-    description:
+  @Route('GET', '', {
+    summary: "Full-text search in a company's documents, ranked, with highlights",
+    permissions: ['documents:read'],
+    response: DocumentSearchPageDto,
+    responseDescription:
       'At most SEARCH_RANK_WINDOW matches are ranked (the newest when more match); ' +
       'totalExact is false when the total stops there',
   })
@@ -32,10 +32,12 @@ export class DocumentSearchController {
     return this.search.search(q.companyId, q.q, q.page, q.size);
   }
 
-  @Get(':fileId')
-  @Authenticated({ permissions: ['documents:read'] })
-  @ApiOperation({ summary: 'The document content of a file' })
-  @ApiOkResponse({ type: DocumentAnalysisDetailDto, description: 'The document analysis record' })
+  @Route('GET', ':fileId', {
+    summary: 'The document content of a file',
+    permissions: ['documents:read'],
+    response: DocumentAnalysisDetailDto,
+    responseDescription: 'The document analysis record',
+  })
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('fileId', IdParam) fileId: number,

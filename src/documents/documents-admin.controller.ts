@@ -1,6 +1,7 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../access/route.decorator';
+import { CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { assertCompanyAccess, companyScope } from '../access/company-rule';
@@ -26,47 +27,53 @@ export class DocumentsAdminController {
     private readonly actions: OcrActions,
   ) {}
 
-  @Get('ocr-status')
-  @Authenticated(ADMIN('read'))
-  @ApiOperation({ summary: 'OCR service status' })
-  @ApiOkResponse({ type: OcrServiceStatusDto })
+  @Route('GET', 'ocr-status', {
+    summary: 'OCR service status',
+    ...ADMIN('read'),
+    response: OcrServiceStatusDto,
+  })
   status() {
     return this.documents.serviceStatus();
   }
 
-  @Get('stats')
-  @Authenticated(ADMIN('read'))
-  @ApiOperation({ summary: "A company's document counts by status" })
-  @ApiOkResponse({ type: DocumentStatsDto })
+  @Route('GET', 'stats', {
+    summary: "A company's document counts by status",
+    ...ADMIN('read'),
+    response: DocumentStatsDto,
+  })
   stats(@CurrentPrincipal() principal: Principal, @Query() q: CompanyQueryDto) {
     assertCompanyAccess(principal, q.companyId);
     return this.documents.stats(q.companyId);
   }
 
-  @Get()
-  @Authenticated(ADMIN('read'))
-  @ApiOperation({ summary: "Page of a company's documents" })
-  @ApiOkResponse({ type: DocumentAnalysisPageDto })
+  @Route('GET', '', {
+    summary: "Page of a company's documents",
+    ...ADMIN('read'),
+    response: DocumentAnalysisPageDto,
+  })
   list(@CurrentPrincipal() principal: Principal, @Query() q: AdminListQueryDto) {
     assertCompanyAccess(principal, q.companyId);
     return this.documents.list(q.companyId, q);
   }
 
-  @Post('reprocess-failed')
-  @HttpCode(200)
-  @Authenticated(ADMIN('update'))
-  @ApiOperation({ summary: "Queue a company's FAILED documents again" })
-  @ApiOkResponse({ type: ReprocessFailedResultDto })
+  @Route('POST', 'reprocess-failed', {
+    summary: "Queue a company's FAILED documents again",
+    ...ADMIN('update'),
+    response: ReprocessFailedResultDto,
+    status: 200,
+  })
   async reprocessFailed(@CurrentPrincipal() principal: Principal, @Query() q: CompanyQueryDto) {
     assertCompanyAccess(principal, q.companyId);
     const { message, status, count } = await this.actions.retryAllFailed(q.companyId);
     return { message, status, count };
   }
 
-  @Get(':fileId')
-  @Authenticated(ADMIN('read'))
-  @ApiOperation({ summary: 'The document content of a file' })
-  @ApiOkResponse({ type: DocumentAnalysisDetailDto, description: 'The document analysis record' })
+  @Route('GET', ':fileId', {
+    summary: 'The document content of a file',
+    ...ADMIN('read'),
+    response: DocumentAnalysisDetailDto,
+    responseDescription: 'The document analysis record',
+  })
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('fileId', IdParam) fileId: number,
@@ -75,11 +82,11 @@ export class DocumentsAdminController {
     return this.documents.detail(companyScope(principal, 'files'), { fileId }, q.includeFullText);
   }
 
-  @Post(':fileId/process')
-  @HttpCode(200)
-  @Authenticated(ADMIN('update'))
-  @ApiOperation({ summary: 'Extract the text of a file of the company' })
-  @ApiOkResponse({ type: ProcessResultDto })
+  @Route('POST', ':fileId/process', {
+    summary: 'Extract the text of a file of the company',
+    ...ADMIN('update'),
+    response: ProcessResultDto,
+  })
   async process(
     @CurrentPrincipal() principal: Principal,
     @Param('fileId', IdParam) fileId: number,
@@ -90,21 +97,26 @@ export class DocumentsAdminController {
     return { message, status };
   }
 
-  @Post(':fileId/reprocess')
-  @HttpCode(200)
-  @Authenticated(ADMIN('update'))
-  @ApiOperation({ summary: 'Extract the text of a file again, even when it was read before' })
-  @ApiOkResponse({ type: ProcessResultDto })
+  @Route('POST', ':fileId/reprocess', {
+    summary: 'Extract the text of a file again, even when it was read before',
+    ...ADMIN('update'),
+    response: ProcessResultDto,
+  })
   async reprocess(@CurrentPrincipal() principal: Principal, @Param('fileId', IdParam) fileId: number) {
-    const { message, status } = await this.actions.analyze(null, companyScope(principal, 'files'), fileId, true);
+    const { message, status } = await this.actions.analyze(
+      null,
+      companyScope(principal, 'files'),
+      fileId,
+      true,
+    );
     return { message, status };
   }
 
-  @Delete(':fileId')
-  @HttpCode(204)
-  @Authenticated(ADMIN('delete'))
-  @ApiOperation({ summary: "Remove a file's extracted content and search entry (the file stays)" })
-  @ApiNoContentResponse({ description: 'Removed' })
+  @Route('DELETE', ':fileId', {
+    summary: "Remove a file's extracted content and search entry (the file stays)",
+    ...ADMIN('delete'),
+    responseDescription: 'Removed',
+  })
   async remove(@CurrentPrincipal() principal: Principal, @Param('fileId', IdParam) fileId: number) {
     await this.documents.removeContent(companyScope(principal, 'files'), fileId);
   }

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../access/route.decorator';
+import { CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
 import { DocumentsService } from './documents.service';
 import { UpdateOcrConfigDto } from './dto/documents.dto';
@@ -18,26 +19,30 @@ export class OcrConfigController {
     private readonly documents: DocumentsService,
   ) {}
 
-  @Get('ocr-status')
-  @Authenticated({ permissions: ['documents:read'] })
-  @ApiOperation({ summary: 'OCR service status, supported languages and the default language' })
-  @ApiOkResponse({ type: OcrServiceStatusEnvelopeDto })
+  @Route('GET', 'ocr-status', {
+    summary: 'OCR service status, supported languages and the default language',
+    permissions: ['documents:read'],
+    response: OcrServiceStatusEnvelopeDto,
+  })
   async status() {
     return { data: await this.documents.serviceStatus() };
   }
 
-  @Get(':companyId/ocr-config')
-  @Authenticated({ permissions: ['documents:read'] })
-  @ApiOperation({ summary: "A company's OCR configuration" })
-  @ApiOkResponse({ type: OcrConfigEnvelopeDto })
+  @Route('GET', ':companyId/ocr-config', {
+    summary: "A company's OCR configuration",
+    permissions: ['documents:read'],
+    response: OcrConfigEnvelopeDto,
+  })
   async get(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     return { data: this.configs.view(await this.configs.get(companyId)) };
   }
 
-  @Put(':companyId/ocr-config')
-  @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
-  @ApiOperation({ summary: "Change a company's OCR configuration (the fields given)" })
-  @ApiOkResponse({ type: OcrConfigChangedDto })
+  @Route('PUT', ':companyId/ocr-config', {
+    summary: "Change a company's OCR configuration (the fields given)",
+    permissions: ['documents:update'],
+    minRole: 'ADMIN',
+    response: OcrConfigChangedDto,
+  })
   async update(
     @CurrentPrincipal() principal: Principal,
     @CompanyParam() companyId: number,
@@ -50,21 +55,23 @@ export class OcrConfigController {
     return { data: this.configs.view(config), message: 'OCR configuration updated' };
   }
 
-  @Post(':companyId/ocr-config/enable')
-  @HttpCode(200)
-  @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
-  @ApiOperation({ summary: 'Turn OCR on for a company' })
-  @ApiOkResponse({ type: OcrConfigChangedDto })
+  @Route('POST', ':companyId/ocr-config/enable', {
+    summary: 'Turn OCR on for a company',
+    permissions: ['documents:update'],
+    minRole: 'ADMIN',
+    response: OcrConfigChangedDto,
+  })
   async enable(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     const config = await this.configs.update(companyId, { ocrEnabled: true });
     return { data: this.configs.view(config), message: 'OCR enabled' };
   }
 
-  @Post(':companyId/ocr-config/disable')
-  @HttpCode(200)
-  @Authenticated({ permissions: ['documents:update'], minRole: 'ADMIN' })
-  @ApiOperation({ summary: 'Turn OCR off for a company' })
-  @ApiOkResponse({ type: OcrConfigChangedDto })
+  @Route('POST', ':companyId/ocr-config/disable', {
+    summary: 'Turn OCR off for a company',
+    permissions: ['documents:update'],
+    minRole: 'ADMIN',
+    response: OcrConfigChangedDto,
+  })
   async disable(@CurrentPrincipal() principal: Principal, @CompanyParam() companyId: number) {
     const config = await this.configs.update(companyId, { ocrEnabled: false });
     return { data: this.configs.view(config), message: 'OCR disabled' };

@@ -3,7 +3,7 @@ import { CurrentPrincipal } from '../access/access-rules';
 import { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { CountEnvelopeDto, EnvelopeOf, PageOf } from '../records/record-envelopes';
-import { RecordRoute } from '../access/route.decorator';
+import { Route } from '../access/route.decorator';
 import { RecordsController } from '../records/records.controller';
 import {
   ApprovalNotesDto,
@@ -37,7 +37,7 @@ export class OutagesController extends RecordsController(OutagesService, {
     remove: 'Delete an outage (soft: it leaves every read and count)',
   },
 }) {
-  @RecordRoute('GET', 'count', {
+  @Route('GET', 'count', {
     summary: 'Count the outages of the caller’s company',
     permissions: ['outage_events:read'],
     response: CountEnvelopeDto,
@@ -46,7 +46,7 @@ export class OutagesController extends RecordsController(OutagesService, {
     return this.records.count(principal);
   }
 
-  @RecordRoute('GET', 'active', {
+  @Route('GET', 'active', {
     summary: 'ACTIVE outages, latest actual start first (not started last)',
     permissions: ['outage_events:read'],
     response: PageOf(OutageDto),
@@ -56,7 +56,7 @@ export class OutagesController extends RecordsController(OutagesService, {
     return this.records.active(principal, q);
   }
 
-  @RecordRoute('GET', 'unit/:unitId', {
+  @Route('GET', 'unit/:unitId', {
     summary: 'Outages of a unit, newest created first',
     permissions: ['outage_events:read'],
     response: PageOf(OutageDto),
@@ -71,7 +71,7 @@ export class OutagesController extends RecordsController(OutagesService, {
     return this.records.ofUnit(principal, unitId, q);
   }
 
-  @RecordRoute('POST', ':id/complete', {
+  @Route('POST', ':id/complete', {
     summary: 'Complete an ACTIVE outage (actualEnd set to now)',
     permissions: ['outage_events:update'],
     ...MOVE,
@@ -87,7 +87,7 @@ export class OutagesController extends RecordsController(OutagesService, {
     return { data: { id: data.id, status, actualEnd }, message: `Outage ${outageNumber} completed` };
   }
 
-  @RecordRoute('POST', ':id/cancel', {
+  @Route('POST', ':id/cancel', {
     summary: 'Cancel an ACTIVE outage',
     permissions: ['outage_events:update'],
     ...MOVE,
@@ -96,7 +96,7 @@ export class OutagesController extends RecordsController(OutagesService, {
     return this.records.move(principal, id, OUTAGE_MOVES, 'cancel');
   }
 
-  @RecordRoute('POST', ':id/approve', {
+  @Route('POST', ':id/approve', {
     summary: 'Approve a PENDING planned outage (MANAGER and above)',
     permissions: ['outage_events:update'],
     minRole: 'MANAGER',
@@ -110,7 +110,7 @@ export class OutagesController extends RecordsController(OutagesService, {
     return this.records.move(principal, id, OUTAGE_MOVES, 'approve', body);
   }
 
-  @RecordRoute('POST', ':id/reject', {
+  @Route('POST', ':id/reject', {
     summary: 'Reject a PENDING planned outage (MANAGER and above)',
     permissions: ['outage_events:update'],
     minRole: 'MANAGER',

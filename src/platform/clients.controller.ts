@@ -1,109 +1,122 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { Authenticated } from '../access/access-rules';
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../access/route.decorator';
 import { PageQueryDto } from '../common/pagination/pagination';
 import { ClientsService } from './clients.service';
 import { ClientEnvelopeDto, CreateClientDto, MigrationStatusDto, UpdateClientDto } from './dto/client.dto';
 import { IdParam } from '../common/validation/id-param.pipe';
 
+const PLATFORM_ADMIN = { minRole: 'SUPER_ADMIN', platform: true } as const;
+
 /** Platform administration: SUPER_ADMIN on the master database. `/admin/clients` is an alias. */
 @ApiTags('Platform administration')
-@Authenticated({ minRole: 'SUPER_ADMIN', platform: true })
 @Controller(['api/platform/clients', 'admin/clients'])
 export class ClientsController {
   constructor(private readonly clients: ClientsService) {}
 
-  @Post()
-  @ApiOperation({ summary: 'Create a client (PENDING); returns at once' })
-  @ApiOkResponse({ type: ClientEnvelopeDto })
-  @ApiConflictResponse({ description: 'identifier, subdomain or custom domain taken' })
+  @Route('POST', '', {
+    summary: 'Create a client (PENDING); returns at once',
+    ...PLATFORM_ADMIN,
+    response: ClientEnvelopeDto,
+    conflict: 'identifier, subdomain or custom domain taken',
+  })
   create(@Body() dto: CreateClientDto) {
     return this.clients.create(dto);
   }
 
-  @Get()
-  @ApiOperation({ summary: 'List clients (deleted ones excluded)' })
+  @Route('GET', '', {
+    summary: 'List clients (deleted ones excluded)',
+    ...PLATFORM_ADMIN,
+  })
   list(@Query() query: PageQueryDto) {
     return this.clients.list(query.page, query.pageSize);
   }
 
-  @Get('active')
-  @ApiOperation({ summary: 'List active clients' })
+  @Route('GET', 'active', { summary: 'List active clients', ...PLATFORM_ADMIN })
   listActive(@Query() query: PageQueryDto) {
     return this.clients.list(query.page, query.pageSize, ['ACTIVE']);
   }
 
-  @Get('migration-status')
-  @ApiOperation({ summary: 'Schema version and pending migrations of every provisioned client' })
-  @ApiOkResponse({ type: MigrationStatusDto })
+  @Route('GET', 'migration-status', {
+    summary: 'Schema version and pending migrations of every provisioned client',
+    ...PLATFORM_ADMIN,
+    response: MigrationStatusDto,
+  })
   migrationStatus() {
     return this.clients.migrationStatus();
   }
 
-  @Post('migrate')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Run pending migrations on every active client database' })
+  @Route('POST', 'migrate', {
+    summary: 'Run pending migrations on every active client database',
+    ...PLATFORM_ADMIN,
+    status: 200,
+  })
   migrateAll() {
     return this.clients.migrateAll();
   }
 
-  @Get(':id')
-  @ApiOperation({ summary: 'Get a client' })
-  @ApiOkResponse({ type: ClientEnvelopeDto })
-  @ApiNotFoundResponse()
+  @Route('GET', ':id', {
+    summary: 'Get a client',
+    ...PLATFORM_ADMIN,
+    response: ClientEnvelopeDto,
+    notFound: true,
+  })
   get(@Param('id', IdParam) id: number) {
     return this.clients.get(id);
   }
 
-  @Put(':id')
-  @ApiOperation({ summary: 'Update a client (only the fields given)' })
-  @ApiOkResponse({ type: ClientEnvelopeDto })
+  @Route('PUT', ':id', {
+    summary: 'Update a client (only the fields given)',
+    ...PLATFORM_ADMIN,
+    response: ClientEnvelopeDto,
+  })
   update(@Param('id', IdParam) id: number, @Body() dto: UpdateClientDto) {
     return this.clients.update(id, dto);
   }
 
-  @Delete(':id')
-  @ApiOperation({ summary: 'Soft delete (status DELETED); the database is kept' })
-  @ApiOkResponse({ type: ClientEnvelopeDto })
+  @Route('DELETE', ':id', {
+    summary: 'Soft delete (status DELETED); the database is kept',
+    ...PLATFORM_ADMIN,
+    response: ClientEnvelopeDto,
+    status: 200,
+  })
   remove(@Param('id', IdParam) id: number) {
     return this.clients.remove(id);
   }
 
-  @Post(':id/provision')
-  @HttpCode(202)
-  @ApiOperation({ summary: 'Start asynchronous provisioning (PENDING → PROVISIONING → ACTIVE)' })
-  @ApiAcceptedResponse({ type: ClientEnvelopeDto })
-  @ApiConflictResponse({ description: 'Client is not PENDING' })
+  @Route('POST', ':id/provision', {
+    summary: 'Start asynchronous provisioning (PENDING → PROVISIONING → ACTIVE)',
+    ...PLATFORM_ADMIN,
+    response: ClientEnvelopeDto,
+    status: 202,
+    conflict: 'Client is not PENDING',
+  })
   provision(@Param('id', IdParam) id: number) {
     return this.clients.provision(id);
   }
 
-  @Post(':id/suspend')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Suspend: every call of the client is refused' })
-  @ApiOkResponse({ type: ClientEnvelopeDto })
+  @Route('POST', ':id/suspend', {
+    summary: 'Suspend: every call of the client is refused',
+    ...PLATFORM_ADMIN,
+    response: ClientEnvelopeDto,
+  })
   suspend(@Param('id', IdParam) id: number) {
     return this.clients.suspend(id);
   }
 
-  @Post(':id/activate')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Reactivate a suspended client' })
-  @ApiOkResponse({ type: ClientEnvelopeDto })
+  @Route('POST', ':id/activate', {
+    summary: 'Reactivate a suspended client',
+    ...PLATFORM_ADMIN,
+    response: ClientEnvelopeDto,
+  })
   activate(@Param('id', IdParam) id: number) {
     return this.clients.activate(id);
   }
 
-  @Post(':id/migrate')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Run pending migrations on one client database (and its sandboxes)' })
+  @Route('POST', ':id/migrate', {
+    summary: 'Run pending migrations on one client database (and its sandboxes)',
+    ...PLATFORM_ADMIN,
+  })
   migrateOne(@Param('id', IdParam) id: number) {
     return this.clients.migrateOne(id);
   }

@@ -5,7 +5,7 @@ import type { Resource } from '../access/permissions';
 import { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { EnvelopeOf, PageOf } from './record-envelopes';
-import { RecordRoute } from '../access/route.decorator';
+import { Route } from '../access/route.decorator';
 
 /** What a records controller calls; `RecordsService` plus the resource's list, create and update. */
 export interface RecordsApi {
@@ -38,7 +38,7 @@ export interface RecordsControllerSpec {
 /**
  * The five routes of a company-scoped resource (list, get, create, update, delete) as a controller
  * class to extend; the subclass adds the resource's own routes (named moves, count, ...) with
- * `@RecordRoute`, calling its service as `this.records`, and needs no constructor. The DTO classes of the spec are what the validation pipe and Swagger see.
+ * `@Route`, calling its service as `this.records`, and needs no constructor. The DTO classes of the spec are what the validation pipe and Swagger see.
  */
 export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: RecordsControllerSpec) {
   const { one, resource } = spec;
@@ -50,7 +50,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
   class Records {
     constructor(@Inject(service) readonly records: S) {}
 
-    @RecordRoute('GET', '', {
+    @Route('GET', '', {
       summary: summary('list', `List ${spec.many} (paged, company-scoped)`),
       permissions: [`${resource}:read`],
       response: PageOf(spec.view),
@@ -60,7 +60,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
       return this.records.list(principal, query);
     }
 
-    @RecordRoute('GET', ':id', {
+    @Route('GET', ':id', {
       summary: summary('get', `Get a ${one}`),
       permissions: [`${resource}:read`],
       response: envelope,
@@ -70,7 +70,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
       return this.records.get(principal, id);
     }
 
-    @RecordRoute('POST', '', {
+    @Route('POST', '', {
       summary: summary('create', `Create a ${one}`),
       permissions: [`${resource}:create`],
       response: envelope,
@@ -80,7 +80,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
       return this.records.create(principal, dto);
     }
 
-    @RecordRoute('PUT', ':id', {
+    @Route('PUT', ':id', {
       summary: summary('update', `Update the given fields of a ${one}`),
       permissions: [`${resource}:update`],
       response: envelope,
@@ -91,7 +91,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
       return this.records.update(principal, id, dto);
     }
 
-    @RecordRoute('DELETE', ':id', {
+    @Route('DELETE', ':id', {
       summary: summary('remove', `Delete a ${one}`),
       permissions: [`${resource}:delete`],
       notFound: true,

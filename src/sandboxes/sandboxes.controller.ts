@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../access/route.decorator';
+import { CurrentPrincipal } from '../access/access-rules';
 import { Principal } from '../access/principal';
 import { CreateSandboxDto, SandboxDto } from './dto/sandbox.dto';
 import { SandboxesService } from './sandboxes.service';
@@ -10,20 +11,20 @@ import { SandboxesService } from './sandboxes.service';
 export class SandboxesController {
   constructor(private readonly sandboxes: SandboxesService) {}
 
-  @Get()
-  @Authenticated({ permissions: ['sandboxes:read'] })
-  @ApiOperation({ summary: 'Production and the sandboxes the caller may enter' })
-  @ApiOkResponse({ type: [SandboxDto] })
+  @Route('GET', '', {
+    summary: 'Production and the sandboxes the caller may enter',
+    permissions: ['sandboxes:read'],
+    response: [SandboxDto],
+  })
   list(@CurrentPrincipal() principal: Principal) {
     return this.sandboxes.list(principal);
   }
 
-  @Post()
-  @Authenticated({ permissions: ['sandboxes:create'] })
-  @ApiOperation({
+  @Route('POST', '', {
     summary: 'Create a sandbox schema migrated like production; copyData copies production rows',
+    permissions: ['sandboxes:create'],
+    response: SandboxDto,
   })
-  @ApiCreatedResponse({ type: SandboxDto })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateSandboxDto) {
     return this.sandboxes.create(principal, dto);
   }

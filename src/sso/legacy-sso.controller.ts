@@ -1,14 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiFoundResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { Route } from '../access/route.decorator';
 import { Public } from '../access/access-rules';
 import { PublicProviderListDto, SamlAcsDto, SsoLoginResponseDto } from './dto/sso-flow.dto';
 import { SsoFlowService } from './flow/sso-flow.service';
@@ -26,10 +19,11 @@ export class LegacySsoController {
     private readonly saml: SamlFlowService,
   ) {}
 
-  @Get('providers')
-  @Public()
-  @ApiOperation({ summary: 'Alias of GET /auth/sso/providers' })
-  @ApiOkResponse({ type: PublicProviderListDto })
+  @Route('GET', 'providers', {
+    summary: 'Alias of GET /auth/sso/providers',
+    public: true,
+    response: PublicProviderListDto,
+  })
   list() {
     return this.providers.publicList();
   }
@@ -50,24 +44,24 @@ export class LegacySsoController {
     );
   }
 
-  @Post('callback/saml')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Alias of POST /auth/sso/saml/acs' })
+  @Route('POST', 'callback/saml', {
+    summary: 'Alias of POST /auth/sso/saml/acs',
+    public: true,
+    response: SsoLoginResponseDto,
+    status: 200,
+  })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ type: SamlAcsDto })
-  @ApiOkResponse({ type: SsoLoginResponseDto })
   async samlCallback(@Body() dto: SamlAcsDto, @Res({ passthrough: true }) res: Response) {
     return answer(res, await this.saml.acs(dto));
   }
 
-  @Get('callback/oidc')
-  @Public()
-  @ApiOperation({
+  @Route('GET', 'callback/oidc', {
     summary: 'Alias of GET /auth/sso/callback/{providerId} (the provider comes from the state)',
+    public: true,
+    response: SsoLoginResponseDto,
   })
   @ApiQuery({ name: 'state', required: true })
-  @ApiOkResponse({ type: SsoLoginResponseDto })
   async oidcCallback(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) res: Response) {
     return answer(res, await this.flow.callback(null, query));
   }

@@ -1,13 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import {
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../access/route.decorator';
+import { CurrentPrincipal } from '../access/access-rules';
 import { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
 import {
@@ -39,21 +34,19 @@ export class LinkedAccountsController {
     private readonly urls: SsoUrls,
   ) {}
 
-  @Get('linked-accounts')
-  @Authenticated()
-  @ApiOperation({ summary: 'The SSO accounts linked to the caller' })
-  @ApiOkResponse({ type: LinkedAccountListDto })
+  @Route('GET', 'linked-accounts', {
+    summary: 'The SSO accounts linked to the caller',
+    response: LinkedAccountListDto,
+  })
   list(@CurrentPrincipal() principal: Principal) {
     return this.linked.list(principal);
   }
 
-  @Post('link')
-  @HttpCode(200)
-  @Authenticated()
-  @ApiOperation({
+  @Route('POST', 'link', {
     summary: 'Start linking an SSO account to the caller: the IdP URL; the callback completes the link',
+    response: AuthorizeEnvelopeDto,
+    status: 200,
   })
-  @ApiOkResponse({ type: AuthorizeEnvelopeDto })
   async link(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: LinkDto,
@@ -71,21 +64,19 @@ export class LinkedAccountsController {
     return answer;
   }
 
-  @Delete('link/:providerId')
-  @HttpCode(204)
-  @Authenticated()
-  @ApiOperation({ summary: 'Unlink the caller’s account at a provider' })
-  @ApiNoContentResponse()
-  @ApiNotFoundResponse()
+  @Route('DELETE', 'link/:providerId', {
+    summary: 'Unlink the caller’s account at a provider',
+    notFound: true,
+  })
   unlink(@CurrentPrincipal() principal: Principal, @Param('providerId', IdParam) providerId: number) {
     return this.linked.unlink(userOnly(principal), providerId);
   }
 
-  @Post('saml/logout')
-  @HttpCode(200)
-  @Authenticated()
-  @ApiOperation({ summary: 'SAML single logout: the IdP URL (signed LogoutRequest) ending the IdP session' })
-  @ApiOkResponse({ type: LogoutUrlEnvelopeDto })
+  @Route('POST', 'saml/logout', {
+    summary: 'SAML single logout: the IdP URL (signed LogoutRequest) ending the IdP session',
+    response: LogoutUrlEnvelopeDto,
+    status: 200,
+  })
   samlLogout(@CurrentPrincipal() principal: Principal, @Body() dto: SamlLogoutDto) {
     return this.linked.samlLogoutUrl(userOnly(principal), dto.providerId, dto.redirectUri);
   }

@@ -1,19 +1,7 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConsumes,
-  ApiForbiddenResponse,
-  ApiFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiQuery,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Header, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../access/access-rules';
+import { Route } from '../access/route.decorator';
 import {
   AuthorizeDto,
   AuthorizeEnvelopeDto,
@@ -55,33 +43,39 @@ export class SsoController {
     private readonly keys: SpKeys,
   ) {}
 
-  @Get('providers')
-  @Public()
-  @ApiOperation({ summary: 'Enabled identity providers of the client (login buttons)' })
-  @ApiOkResponse({ type: PublicProviderListDto })
+  @Route('GET', 'providers', {
+    summary: 'Enabled identity providers of the client (login buttons)',
+    public: true,
+    response: PublicProviderListDto,
+  })
   list() {
     return this.providers.publicList();
   }
 
-  @Post('authorize')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Start an SSO login: the IdP authorization URL and the signed state' })
-  @ApiOkResponse({ type: AuthorizeEnvelopeDto })
-  @ApiBadRequestResponse({ description: 'Provider disabled or redirectUri not allowed' })
+  @Route('POST', 'authorize', {
+    summary: 'Start an SSO login: the IdP authorization URL and the signed state',
+    public: true,
+    response: AuthorizeEnvelopeDto,
+    status: 200,
+    badRequest: 'Provider disabled or redirectUri not allowed',
+  })
   authorize(@Body() dto: AuthorizeDto) {
     return this.flow.authorize(dto.providerId, dto.redirectUri);
   }
 
-  @Get('callback/:providerId')
-  @Public()
-  @ApiOperation({ summary: 'OAuth2/OIDC redirect target; needs no client header (the state names it)' })
+  @Route('GET', 'callback/:providerId', {
+    summary: 'OAuth2/OIDC redirect target; needs no client header (the state names it)',
+    public: true,
+    response: SsoLoginResponseDto,
+    responseDescription: 'The login response of /auth/local',
+    badRequest: 'INVALID_STATE',
+    answers: {
+      302: 'To the redirectUri with ?code= for /auth/sso/exchange',
+      403: 'SSO_USER_NOT_PROVISIONED, SSO_DOMAIN_NOT_ALLOWED, ...',
+    },
+  })
   @ApiQuery({ name: 'code', required: false })
   @ApiQuery({ name: 'state', required: true })
-  @ApiOkResponse({ type: SsoLoginResponseDto, description: 'The login response of /auth/local' })
-  @ApiFoundResponse({ description: 'To the redirectUri with ?code= for /auth/sso/exchange' })
-  @ApiBadRequestResponse({ description: 'INVALID_STATE' })
-  @ApiForbiddenResponse({ description: 'SSO_USER_NOT_PROVISIONED, SSO_DOMAIN_NOT_ALLOWED, ...' })
   async callback(
     @Param('providerId', IdParam) providerId: number,
     @Query() query: Record<string, unknown>,
@@ -91,38 +85,37 @@ export class SsoController {
     return answer(res, await this.flow.callback(providerId, query, presentedLinkCookie(req)));
   }
 
-  @Post('exchange')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Turn the one-time code of a post-login redirect into the login response' })
-  @ApiOkResponse({ type: SsoLoginResponseDto })
-  @ApiBadRequestResponse({ description: 'INVALID_CODE' })
+  @Route('POST', 'exchange', {
+    summary: 'Turn the one-time code of a post-login redirect into the login response',
+    public: true,
+    response: SsoLoginResponseDto,
+    status: 200,
+    badRequest: 'INVALID_CODE',
+  })
   exchange(@Body() dto: ExchangeDto) {
     return this.codes.redeem(dto.code);
   }
 
-  @Post('saml/acs')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'SAML assertion consumer service (HTTP-POST binding)' })
+  @Route('POST', 'saml/acs', {
+    summary: 'SAML assertion consumer service (HTTP-POST binding)',
+    public: true,
+    status: 200,
+    response: SsoLoginResponseDto,
+    answers: { 302: 'To the redirectUri with ?code=', 401: 'SSO_SAML_INVALID, SSO_SAML_REPLAY' },
+  })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ type: SamlAcsDto })
-  @ApiOkResponse({ type: SsoLoginResponseDto })
-  @ApiFoundResponse({ description: 'To the redirectUri with ?code=' })
-  @ApiUnauthorizedResponse({ description: 'SSO_SAML_INVALID, SSO_SAML_REPLAY' })
   async acs(@Body() dto: SamlAcsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     return answer(res, await this.saml.acs(dto, presentedLinkCookie(req)));
   }
 
-  @Post('saml/acs/:client')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({
+  @Route('POST', 'saml/acs/:client', {
     summary:
       "A client's own SAML ACS (published in its SP metadata): IdP-initiated responses need no RelayState",
+    public: true,
+    response: SsoLoginResponseDto,
   })
   @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiOkResponse({ type: SsoLoginResponseDto })
   async clientAcs(
     @Param('client') client: string,
     @Body() dto: SamlAcsDto,
@@ -132,36 +125,35 @@ export class SsoController {
     return answer(res, await this.saml.acsOf(client, dto, presentedLinkCookie(req)));
   }
 
-  @Get('saml/slo')
-  @Public()
-  @ApiOperation({ summary: 'SAML single-logout return: validates the IdP’s signed LogoutResponse' })
+  @Route('GET', 'saml/slo', {
+    summary: 'SAML single-logout return: validates the IdP’s signed LogoutResponse',
+    public: true,
+    responseDescription: '{ data: { loggedOut: true } }',
+    answers: { 302: 'To the redirectUri given to /auth/sso/saml/logout, with ?loggedOut=true' },
+  })
   @ApiQuery({ name: 'SAMLResponse', required: true })
   @ApiQuery({ name: 'RelayState', required: true })
-  @ApiOkResponse({ description: '{ data: { loggedOut: true } }' })
-  @ApiFoundResponse({
-    description: 'To the redirectUri given to /auth/sso/saml/logout, with ?loggedOut=true',
-  })
   async slo(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const raw = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
     return answer(res, await this.saml.sloReturn(req.query, raw));
   }
 
-  @Get('saml/metadata')
-  @Public()
+  @Route('GET', 'saml/metadata', {
+    summary: 'SAML service-provider metadata (XML)',
+    public: true,
+    responseDescription: 'EntityDescriptor with entity id, ACS URL and NameID formats',
+  })
   @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
-  @ApiOperation({ summary: 'SAML service-provider metadata (XML)' })
   @ApiProduces('application/samlmetadata+xml')
-  @ApiOkResponse({ description: 'EntityDescriptor with entity id, ACS URL and NameID formats' })
   metadata() {
     return this.metadataOf(tenantContext.get().client);
   }
 
-  @Get('saml/metadata/:client')
-  @Public()
-  @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
-  @ApiOperation({
+  @Route('GET', 'saml/metadata/:client', {
     summary: "One client's SP metadata (its own ACS URL), for IdPs that fetch it without headers",
+    public: true,
   })
+  @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
   @ApiProduces('application/samlmetadata+xml')
   clientMetadata(@Param('client') client: string) {
     return this.metadataOf(this.saml.clientOf(client));

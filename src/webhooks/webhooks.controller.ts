@@ -1,16 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../access/access-rules';
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../access/route.decorator';
+import { CurrentPrincipal } from '../access/access-rules';
 import { Principal } from '../access/principal';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryEnvelopeDto, DeliveryListDto, DeliveryQueryDto } from './dto/delivery.dto';
@@ -35,119 +26,139 @@ export class WebhooksController {
     private readonly deliveries: DeliveriesService,
   ) {}
 
-  @Get('event-types')
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:read'] })
-  @ApiOperation({ summary: 'List the event types a webhook can subscribe to' })
-  @ApiOkResponse({ type: EventTypeListDto })
+  @Route('GET', 'event-types', {
+    summary: 'List the event types a webhook can subscribe to',
+    permissions: ['webhooks:read'],
+    minRole: 'ADMIN',
+    response: EventTypeListDto,
+  })
   eventTypes() {
     return this.webhooks.eventTypes();
   }
 
-  @Get('company/:id')
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:read'] })
-  @ApiOperation({ summary: 'List the webhooks of a company' })
-  @ApiOkResponse({ type: WebhookListDto })
+  @Route('GET', 'company/:id', {
+    summary: 'List the webhooks of a company',
+    permissions: ['webhooks:read'],
+    minRole: 'ADMIN',
+    response: WebhookListDto,
+  })
   listForCompany(@Param('id', IdParam) id: number) {
     return this.webhooks.listForCompany(id);
   }
 
-  @Get('deliveries/:id')
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:read'] })
-  @ApiOperation({ summary: 'Get one delivery' })
-  @ApiOkResponse({ type: DeliveryEnvelopeDto })
-  @ApiNotFoundResponse()
+  @Route('GET', 'deliveries/:id', {
+    summary: 'Get one delivery',
+    permissions: ['webhooks:read'],
+    minRole: 'ADMIN',
+    response: DeliveryEnvelopeDto,
+    notFound: true,
+  })
   delivery(@Param('id', IdParam) id: number) {
     return this.deliveries.get(id);
   }
 
-  @Post('deliveries/:id/retry')
-  @HttpCode(202)
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
-  @ApiOperation({ summary: 'Retry a FAILED delivery (one more attempt, queued now)' })
-  @ApiAcceptedResponse({ type: DeliveryEnvelopeDto })
-  @ApiConflictResponse({ description: 'The delivery is not FAILED' })
-  @ApiNotFoundResponse()
+  @Route('POST', 'deliveries/:id/retry', {
+    summary: 'Retry a FAILED delivery (one more attempt, queued now)',
+    permissions: ['webhooks:update'],
+    minRole: 'ADMIN',
+    response: DeliveryEnvelopeDto,
+    status: 202,
+    conflict: 'The delivery is not FAILED',
+    notFound: true,
+  })
   retry(@Param('id', IdParam) id: number) {
     return this.deliveries.retry(id);
   }
 
-  @Post()
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:create'] })
-  @ApiOperation({ summary: 'Create a webhook; the answer carries its secret, shown only this once' })
-  @ApiCreatedResponse({ type: CreatedWebhookEnvelopeDto })
-  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR (limits, unknown events, refused target)' })
+  @Route('POST', '', {
+    summary: 'Create a webhook; the answer carries its secret, shown only this once',
+    permissions: ['webhooks:create'],
+    minRole: 'ADMIN',
+    response: CreatedWebhookEnvelopeDto,
+    badRequest: 'VALIDATION_ERROR (limits, unknown events, refused target)',
+  })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateWebhookDto) {
     return this.webhooks.create(principal, dto);
   }
 
-  @Get(':id')
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:read'] })
-  @ApiOperation({ summary: 'Get a webhook' })
-  @ApiOkResponse({ type: WebhookEnvelopeDto })
-  @ApiNotFoundResponse()
+  @Route('GET', ':id', {
+    summary: 'Get a webhook',
+    permissions: ['webhooks:read'],
+    minRole: 'ADMIN',
+    response: WebhookEnvelopeDto,
+    notFound: true,
+  })
   get(@Param('id', IdParam) id: number) {
     return this.webhooks.get(id);
   }
 
-  @Put(':id')
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
-  @ApiOperation({ summary: 'Update the given fields of a webhook' })
-  @ApiOkResponse({ type: WebhookEnvelopeDto })
-  @ApiNotFoundResponse()
+  @Route('PUT', ':id', {
+    summary: 'Update the given fields of a webhook',
+    permissions: ['webhooks:update'],
+    minRole: 'ADMIN',
+    response: WebhookEnvelopeDto,
+    notFound: true,
+  })
   update(@Param('id', IdParam) id: number, @Body() dto: UpdateWebhookDto) {
     return this.webhooks.update(id, dto);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:delete'] })
-  @ApiOperation({ summary: 'Delete a webhook and its delivery history' })
-  @ApiNoContentResponse()
-  @ApiNotFoundResponse()
+  @Route('DELETE', ':id', {
+    summary: 'Delete a webhook and its delivery history',
+    permissions: ['webhooks:delete'],
+    minRole: 'ADMIN',
+    notFound: true,
+  })
   remove(@Param('id', IdParam) id: number) {
     return this.webhooks.remove(id);
   }
 
-  @Post(':id/enable')
-  @HttpCode(200)
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
-  @ApiOperation({ summary: 'Enable a webhook and reset its failure counter' })
-  @ApiOkResponse({ type: WebhookEnvelopeDto })
+  @Route('POST', ':id/enable', {
+    summary: 'Enable a webhook and reset its failure counter',
+    permissions: ['webhooks:update'],
+    minRole: 'ADMIN',
+    response: WebhookEnvelopeDto,
+  })
   enable(@Param('id', IdParam) id: number) {
     return this.webhooks.setActive(id, true);
   }
 
-  @Post(':id/disable')
-  @HttpCode(200)
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
-  @ApiOperation({ summary: 'Disable a webhook' })
-  @ApiOkResponse({ type: WebhookEnvelopeDto })
+  @Route('POST', ':id/disable', {
+    summary: 'Disable a webhook',
+    permissions: ['webhooks:update'],
+    minRole: 'ADMIN',
+    response: WebhookEnvelopeDto,
+  })
   disable(@Param('id', IdParam) id: number) {
     return this.webhooks.setActive(id, false);
   }
 
-  @Post(':id/regenerate-secret')
-  @HttpCode(200)
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
-  @ApiOperation({ summary: 'Replace the secret; the answer carries the new one, shown only this once' })
-  @ApiOkResponse({ type: RegeneratedSecretEnvelopeDto })
+  @Route('POST', ':id/regenerate-secret', {
+    summary: 'Replace the secret; the answer carries the new one, shown only this once',
+    permissions: ['webhooks:update'],
+    minRole: 'ADMIN',
+    response: RegeneratedSecretEnvelopeDto,
+  })
   regenerateSecret(@Param('id', IdParam) id: number) {
     return this.webhooks.regenerateSecret(id);
   }
 
-  @Post(':id/test')
-  @HttpCode(200)
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:update'] })
-  @ApiOperation({ summary: 'Send a test ping (event webhook.ping) now and answer its delivery record' })
-  @ApiOkResponse({ type: DeliveryEnvelopeDto })
+  @Route('POST', ':id/test', {
+    summary: 'Send a test ping (event webhook.ping) now and answer its delivery record',
+    permissions: ['webhooks:update'],
+    minRole: 'ADMIN',
+    response: DeliveryEnvelopeDto,
+  })
   test(@Param('id', IdParam) id: number) {
     return this.deliveries.ping(id);
   }
 
-  @Get(':id/deliveries')
-  @Authenticated({ minRole: 'ADMIN', permissions: ['webhooks:read'] })
-  @ApiOperation({ summary: 'Delivery history of a webhook, newest first' })
-  @ApiOkResponse({ type: DeliveryListDto })
+  @Route('GET', ':id/deliveries', {
+    summary: 'Delivery history of a webhook, newest first',
+    permissions: ['webhooks:read'],
+    minRole: 'ADMIN',
+    response: DeliveryListDto,
+  })
   list(@Param('id', IdParam) id: number, @Query() query: DeliveryQueryDto) {
     return this.deliveries.list(id, query.limit);
   }

@@ -13,33 +13,15 @@ import {
   Min,
 } from 'class-validator';
 import { AUDIT_ACTIONS, AuditAction } from '../../audit-trail/audit-log.entity';
+import { ZeroBasedPageQueryDto } from '../../common/pagination/zero-based-page-query';
 
-export const MAX_PAGE_SIZE = 500;
 const DATE_HINT = 'ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time';
 /** Shape only; the calendar and the order of the two dates are checked by parseRange. */
 const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/i;
 const dateMessage = (field: string) => ({ message: `${field} must be an ISO date or date-time` });
 
-/** `page` (0-based) and `size` of the audit queries. */
-export class AuditPageDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Page number, 0-based' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  page = 0;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50, description: 'Entries per page' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
-  size = 50;
-}
-
 /** Optional period of any audit query. */
-export class AuditRangeQueryDto extends AuditPageDto {
+export class AuditRangeQueryDto extends ZeroBasedPageQueryDto {
   @ApiPropertyOptional({ description: DATE_HINT, example: '2026-01-01' })
   @IsOptional()
   @Matches(DATE_SHAPE, dateMessage('startDate'))
@@ -51,7 +33,7 @@ export class AuditRangeQueryDto extends AuditPageDto {
   endDate?: string;
 }
 
-export class TimeRangeQueryDto extends AuditPageDto {
+export class TimeRangeQueryDto extends ZeroBasedPageQueryDto {
   @ApiProperty({ description: DATE_HINT, example: '2026-01-01' })
   @Matches(DATE_SHAPE, dateMessage('startDate'))
   startDate: string;

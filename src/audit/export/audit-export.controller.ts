@@ -1,7 +1,7 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Query, Res } from '@nestjs/common';
+import { ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Authenticated } from '../../access/access-rules';
+import { Route } from '../../access/route.decorator';
 import { ExportQueryDto } from '../dto/audit-query.dto';
 import { parseRange } from '../queries/audit-dates';
 import { AuditExportService } from './audit-export.service';
@@ -11,14 +11,14 @@ import { AuditExportService } from './audit-export.service';
 export class AuditExportController {
   constructor(private readonly exporter: AuditExportService) {}
 
-  @Get()
-  @Authenticated({ permissions: ['audit_logs:read'], minRole: 'ADMIN' })
-  @ApiOperation({
+  @Route('GET', '', {
     summary: 'Stream matching entries as CSV or JSON lines, newest first (ADMIN); records an EXPORT entry',
+    permissions: ['audit_logs:read'],
+    minRole: 'ADMIN',
+    responseDescription: 'CSV with a header row, or one JSON entry per line',
+    badRequest: 'VALIDATION_ERROR: bad format, filter or date',
   })
   @ApiProduces('text/csv', 'application/x-ndjson')
-  @ApiResponse({ status: 200, description: 'CSV with a header row, or one JSON entry per line' })
-  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR: bad format, filter or date' })
   async export(@Query() query: ExportQueryDto, @Res() res: Response) {
     const range = parseRange(query.startDate, query.endDate);
     const { format, category, query: text, ...rest } = query;

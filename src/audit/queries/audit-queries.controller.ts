@@ -1,11 +1,11 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../../access/access-rules';
+import { Controller, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Route } from '../../access/route.decorator';
+import { CurrentPrincipal } from '../../access/access-rules';
 import type { Principal } from '../../access/principal';
 import { AuditPageEnvelopeDto, AuditTrailEnvelopeDto } from '../dto/audit-entry.dto';
 import { ActionParam, EntityTypeParam, IpParam } from '../dto/audit-params';
 import {
-  AuditPageDto,
   AuditRangeQueryDto,
   ErrorsQueryDto,
   SearchQueryDto,
@@ -15,6 +15,7 @@ import { AUDIT_ACTIONS, AuditAction } from '../../audit-trail/audit-log.entity';
 import { parseRange } from './audit-dates';
 import { AuditQueryService } from './audit-query.service';
 import { auditCompanyScope } from './audit-scope';
+import { ZeroBasedPageQueryDto } from '../../common/pagination/zero-based-page-query';
 import { IdParam } from '../../common/validation/id-param.pipe';
 
 const MANAGER_UP = { permissions: ['audit_logs:read' as const], minRole: 'MANAGER' as const };
@@ -27,26 +28,28 @@ const ADMIN_ONLY = { permissions: ['audit_logs:read' as const], minRole: 'ADMIN'
 export class AuditQueriesController {
   constructor(private readonly audit: AuditQueryService) {}
 
-  @Get('entity/:entityType/:entityId')
-  @Authenticated(MANAGER_UP)
-  @ApiOperation({ summary: 'Audit trail of one entity (ADMIN or MANAGER)' })
+  @Route('GET', 'entity/:entityType/:entityId', {
+    summary: 'Audit trail of one entity (ADMIN or MANAGER)',
+    ...MANAGER_UP,
+    response: AuditTrailEnvelopeDto,
+  })
   @ApiParam({ name: 'entityType', example: 'Unit' })
   @ApiParam({ name: 'entityId', example: 7 })
-  @ApiOkResponse({ type: AuditTrailEnvelopeDto })
   entity(
     @CurrentPrincipal() principal: Principal,
     @Param('entityType', new EntityTypeParam()) entityType: string,
     @Param('entityId', IdParam) entityId: number,
-    @Query() query: AuditPageDto,
+    @Query() query: ZeroBasedPageQueryDto,
   ) {
     return this.audit.trail(entityType, entityId, auditCompanyScope(principal), query.page, query.size);
   }
 
-  @Get('user/:userId')
-  @Authenticated(MANAGER_UP)
-  @ApiOperation({ summary: 'Entries made by one user (ADMIN or MANAGER)' })
+  @Route('GET', 'user/:userId', {
+    summary: 'Entries made by one user (ADMIN or MANAGER)',
+    ...MANAGER_UP,
+    response: AuditPageEnvelopeDto,
+  })
   @ApiParam({ name: 'userId', example: 3 })
-  @ApiOkResponse({ type: AuditPageEnvelopeDto })
   user(
     @CurrentPrincipal() principal: Principal,
     @Param('userId', IdParam) userId: number,
@@ -63,11 +66,12 @@ export class AuditQueriesController {
     );
   }
 
-  @Get('entity-type/:entityType')
-  @Authenticated(MANAGER_UP)
-  @ApiOperation({ summary: 'Entries about one entity type (ADMIN or MANAGER)' })
+  @Route('GET', 'entity-type/:entityType', {
+    summary: 'Entries about one entity type (ADMIN or MANAGER)',
+    ...MANAGER_UP,
+    response: AuditPageEnvelopeDto,
+  })
   @ApiParam({ name: 'entityType', example: 'Unit' })
-  @ApiOkResponse({ type: AuditPageEnvelopeDto })
   entityType(
     @CurrentPrincipal() principal: Principal,
     @Param('entityType', new EntityTypeParam()) entityType: string,
@@ -84,11 +88,12 @@ export class AuditQueriesController {
     );
   }
 
-  @Get('action/:action')
-  @Authenticated(MANAGER_UP)
-  @ApiOperation({ summary: 'Entries with one action (ADMIN or MANAGER)' })
+  @Route('GET', 'action/:action', {
+    summary: 'Entries with one action (ADMIN or MANAGER)',
+    ...MANAGER_UP,
+    response: AuditPageEnvelopeDto,
+  })
   @ApiParam({ name: 'action', enum: AUDIT_ACTIONS })
-  @ApiOkResponse({ type: AuditPageEnvelopeDto })
   action(
     @CurrentPrincipal() principal: Principal,
     @Param('action', new ActionParam()) action: AuditAction,
@@ -105,10 +110,11 @@ export class AuditQueriesController {
     );
   }
 
-  @Get('time-range')
-  @Authenticated(MANAGER_UP)
-  @ApiOperation({ summary: 'Entries between two dates, both required (ADMIN or MANAGER)' })
-  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  @Route('GET', 'time-range', {
+    summary: 'Entries between two dates, both required (ADMIN or MANAGER)',
+    ...MANAGER_UP,
+    response: AuditPageEnvelopeDto,
+  })
   timeRange(@CurrentPrincipal() principal: Principal, @Query() query: TimeRangeQueryDto) {
     return this.audit.list(
       { companyId: auditCompanyScope(principal), range: parseRange(query.startDate, query.endDate) },
@@ -117,12 +123,11 @@ export class AuditQueriesController {
     );
   }
 
-  @Get('security')
-  @Authenticated(ADMIN_ONLY)
-  @ApiOperation({
+  @Route('GET', 'security', {
     summary: 'Security events: logins, logouts, password, 2FA, role and permission changes (ADMIN)',
+    ...ADMIN_ONLY,
+    response: AuditPageEnvelopeDto,
   })
-  @ApiOkResponse({ type: AuditPageEnvelopeDto })
   security(@CurrentPrincipal() principal: Principal, @Query() query: AuditRangeQueryDto) {
     return this.audit.list(
       {
@@ -135,10 +140,11 @@ export class AuditQueriesController {
     );
   }
 
-  @Get('errors')
-  @Authenticated(MANAGER_UP)
-  @ApiOperation({ summary: 'Recorded 4xx/5xx answers (ADMIN or MANAGER)' })
-  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  @Route('GET', 'errors', {
+    summary: 'Recorded 4xx/5xx answers (ADMIN or MANAGER)',
+    ...MANAGER_UP,
+    response: AuditPageEnvelopeDto,
+  })
   errors(@CurrentPrincipal() principal: Principal, @Query() query: ErrorsQueryDto) {
     return this.audit.list(
       {
@@ -153,10 +159,11 @@ export class AuditQueriesController {
     );
   }
 
-  @Get('search')
-  @Authenticated(MANAGER_UP)
-  @ApiOperation({ summary: 'Entries whose message contains the query text (ADMIN or MANAGER)' })
-  @ApiOkResponse({ type: AuditPageEnvelopeDto })
+  @Route('GET', 'search', {
+    summary: 'Entries whose message contains the query text (ADMIN or MANAGER)',
+    ...MANAGER_UP,
+    response: AuditPageEnvelopeDto,
+  })
   search(@CurrentPrincipal() principal: Principal, @Query() query: SearchQueryDto) {
     return this.audit.list(
       {
@@ -169,11 +176,12 @@ export class AuditQueriesController {
     );
   }
 
-  @Get('ip/:ipAddress')
-  @Authenticated(ADMIN_ONLY)
-  @ApiOperation({ summary: 'Entries from one source address (ADMIN)' })
+  @Route('GET', 'ip/:ipAddress', {
+    summary: 'Entries from one source address (ADMIN)',
+    ...ADMIN_ONLY,
+    response: AuditPageEnvelopeDto,
+  })
   @ApiParam({ name: 'ipAddress', example: '10.0.0.7' })
-  @ApiOkResponse({ type: AuditPageEnvelopeDto })
   ip(
     @CurrentPrincipal() principal: Principal,
     @Param('ipAddress', new IpParam()) ipAddress: string,

@@ -1,13 +1,7 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../../access/access-rules';
+import { Controller, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Route } from '../../access/route.decorator';
+import { CurrentPrincipal } from '../../access/access-rules';
 import type { Principal } from '../../access/principal';
 import { auditCompanyScope } from '../queries/audit-scope';
 import { EntityTypeParam } from '../dto/audit-params';
@@ -36,30 +30,36 @@ export class AuditReportsController {
     private readonly retention: RetentionReportService,
   ) {}
 
-  @Get('compliance-summary')
-  @Authenticated({ permissions: ['audit_logs:read'], minRole: 'ADMIN' })
-  @ApiOperation({ summary: 'Counts of a period (default: the last 30 days) (ADMIN)' })
-  @ApiOkResponse({ type: ComplianceSummaryEnvelopeDto })
+  @Route('GET', 'compliance-summary', {
+    summary: 'Counts of a period (default: the last 30 days) (ADMIN)',
+    permissions: ['audit_logs:read'],
+    minRole: 'ADMIN',
+    response: ComplianceSummaryEnvelopeDto,
+  })
   complianceSummary(@Query() query: ReportPeriodDto) {
     return this.summary.report(query.startDate, query.endDate);
   }
 
-  @Get('user-activity/:userId')
-  @Authenticated({ permissions: ['audit_logs:read'], minRole: 'ADMIN' })
-  @ApiOperation({ summary: 'One user’s activity and sessions over a period (ADMIN)' })
+  @Route('GET', 'user-activity/:userId', {
+    summary: 'One user’s activity and sessions over a period (ADMIN)',
+    permissions: ['audit_logs:read'],
+    minRole: 'ADMIN',
+    response: UserActivityEnvelopeDto,
+    notFound: 'No such user and no entries',
+  })
   @ApiParam({ name: 'userId', example: 3 })
-  @ApiOkResponse({ type: UserActivityEnvelopeDto })
-  @ApiNotFoundResponse({ description: 'No such user and no entries' })
   userActivity(@Param('userId', IdParam) userId: number, @Query() query: ReportPeriodDto) {
     return this.activity.report(userId, query.startDate, query.endDate);
   }
 
-  @Get('entity-access/:entityType/:entityId')
-  @Authenticated({ permissions: ['audit_logs:read'], minRole: 'MANAGER' })
-  @ApiOperation({ summary: 'Who accessed and changed one entity (ADMIN or MANAGER)' })
+  @Route('GET', 'entity-access/:entityType/:entityId', {
+    summary: 'Who accessed and changed one entity (ADMIN or MANAGER)',
+    permissions: ['audit_logs:read'],
+    minRole: 'MANAGER',
+    response: EntityAccessEnvelopeDto,
+  })
   @ApiParam({ name: 'entityType', example: 'Unit' })
   @ApiParam({ name: 'entityId', example: 7 })
-  @ApiOkResponse({ type: EntityAccessEnvelopeDto })
   entityAccess(
     @CurrentPrincipal() principal: Principal,
     @Param('entityType', new EntityTypeParam()) entityType: string,
@@ -68,10 +68,12 @@ export class AuditReportsController {
     return this.access.report(entityType, entityId, auditCompanyScope(principal));
   }
 
-  @Get('retention')
-  @Authenticated({ permissions: ['audit_logs:read'], minRole: 'ADMIN' })
-  @ApiOperation({ summary: 'Retention per entity type, storage, status and recommendations (ADMIN)' })
-  @ApiOkResponse({ type: RetentionReportEnvelopeDto })
+  @Route('GET', 'retention', {
+    summary: 'Retention per entity type, storage, status and recommendations (ADMIN)',
+    permissions: ['audit_logs:read'],
+    minRole: 'ADMIN',
+    response: RetentionReportEnvelopeDto,
+  })
   retentionReport() {
     return this.retention.report();
   }

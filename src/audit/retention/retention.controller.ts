@@ -1,14 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, PipeTransform, Post, Put } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../../access/access-rules';
+import { Body, Controller, Param, PipeTransform } from '@nestjs/common';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { Route } from '../../access/route.decorator';
+import { CurrentPrincipal } from '../../access/access-rules';
 import type { Principal } from '../../access/principal';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { EntityTypeParam } from '../dto/audit-params';
@@ -40,20 +33,24 @@ export class RetentionController {
     private readonly retention: AuditRetentionService,
   ) {}
 
-  @Get('retention-policies')
-  @Authenticated({ permissions: ['audit_logs:read'], minRole: 'ADMIN' })
-  @ApiOperation({ summary: 'Retention policies and the default (ADMIN)' })
-  @ApiOkResponse({ type: RetentionPoliciesEnvelopeDto })
+  @Route('GET', 'retention-policies', {
+    summary: 'Retention policies and the default (ADMIN)',
+    permissions: ['audit_logs:read'],
+    minRole: 'ADMIN',
+    response: RetentionPoliciesEnvelopeDto,
+  })
   list() {
     return this.policies.list();
   }
 
-  @Put('retention-policies/:entityType')
-  @Authenticated({ permissions: ['audit_logs:update'], minRole: 'ADMIN' })
-  @ApiOperation({ summary: 'Set how long entries of an entity type are kept (ADMIN)' })
+  @Route('PUT', 'retention-policies/:entityType', {
+    summary: 'Set how long entries of an entity type are kept (ADMIN)',
+    permissions: ['audit_logs:update'],
+    minRole: 'ADMIN',
+    response: RetentionPolicyEnvelopeDto,
+    badRequest: 'VALIDATION_ERROR',
+  })
   @ApiParam(POLICY_PARAM)
-  @ApiOkResponse({ type: RetentionPolicyEnvelopeDto })
-  @ApiBadRequestResponse({ description: 'VALIDATION_ERROR' })
   set(
     @CurrentPrincipal() principal: Principal,
     @Param('entityType', new PolicyKeyParam()) entityType: string,
@@ -62,22 +59,24 @@ export class RetentionController {
     return this.policies.set(principal, entityType, dto.retentionDays);
   }
 
-  @Delete('retention-policies/:entityType')
-  @HttpCode(204)
-  @Authenticated({ permissions: ['audit_logs:update'], minRole: 'ADMIN' })
-  @ApiOperation({ summary: 'Remove a policy: the default applies again (ADMIN)' })
+  @Route('DELETE', 'retention-policies/:entityType', {
+    summary: 'Remove a policy: the default applies again (ADMIN)',
+    permissions: ['audit_logs:update'],
+    minRole: 'ADMIN',
+    notFound: true,
+  })
   @ApiParam(POLICY_PARAM)
-  @ApiNoContentResponse()
-  @ApiNotFoundResponse()
   async remove(@Param('entityType', new PolicyKeyParam()) entityType: string) {
     await this.policies.remove(entityType);
   }
 
-  @Post('retention/run')
-  @HttpCode(200)
-  @Authenticated({ permissions: ['audit_logs:delete'], minRole: 'ADMIN' })
-  @ApiOperation({ summary: 'Apply the retention policies to this client now (ADMIN)' })
-  @ApiOkResponse({ type: RetentionRunEnvelopeDto })
+  @Route('POST', 'retention/run', {
+    summary: 'Apply the retention policies to this client now (ADMIN)',
+    permissions: ['audit_logs:delete'],
+    minRole: 'ADMIN',
+    response: RetentionRunEnvelopeDto,
+    status: 200,
+  })
   async run(@CurrentPrincipal() principal: Principal) {
     const { client } = tenantContext.get();
     const actor = { userId: principal.userId, username: principal.username ?? principal.email };

@@ -3,7 +3,7 @@ import { CurrentPrincipal } from '../../access/access-rules';
 import { Principal } from '../../access/principal';
 import { IdParam } from '../../common/validation/id-param.pipe';
 import { CountEnvelopeDto, EnvelopeOf, PageOf } from '../../records/record-envelopes';
-import { RecordRoute } from '../../access/route.decorator';
+import { Route } from '../../access/route.decorator';
 import { RecordsController } from '../../records/records.controller';
 import {
   CreateObligationDto,
@@ -28,7 +28,7 @@ export class ObligationsController extends RecordsController(ObligationsService,
   query: ObligationQueryDto,
   summaries: { remove: 'Delete an obligation without submissions (409 CONFLICT while it has some)' },
 }) {
-  @RecordRoute('GET', 'count', {
+  @Route('GET', 'count', {
     summary: 'Count the compliance obligations of the caller’s company',
     permissions: ['compliance_obligations:read'],
     response: CountEnvelopeDto,
@@ -37,7 +37,7 @@ export class ObligationsController extends RecordsController(ObligationsService,
     return this.records.count(principal);
   }
 
-  @RecordRoute('GET', 'overdue', {
+  @Route('GET', 'overdue', {
     summary: 'ACTIVE or OVERDUE obligations past their due date, most overdue first',
     permissions: ['compliance_obligations:read'],
     response: PageOf(ObligationDto),
@@ -47,7 +47,7 @@ export class ObligationsController extends RecordsController(ObligationsService,
     return this.records.overdue(principal, q);
   }
 
-  @RecordRoute('GET', 'upcoming', {
+  @Route('GET', 'upcoming', {
     summary: 'ACTIVE obligations due within daysAhead days (default 30), soonest first',
     permissions: ['compliance_obligations:read'],
     response: PageOf(ObligationDto),
@@ -57,7 +57,7 @@ export class ObligationsController extends RecordsController(ObligationsService,
     return this.records.upcoming(principal, q);
   }
 
-  @RecordRoute('GET', 'permit/:permitId', {
+  @Route('GET', 'permit/:permitId', {
     summary: 'Obligations of a permit, newest first',
     permissions: ['compliance_obligations:read'],
     response: PageOf(ObligationDto),
@@ -72,7 +72,7 @@ export class ObligationsController extends RecordsController(ObligationsService,
     return this.records.ofPermit(principal, permitId, q);
   }
 
-  @RecordRoute('POST', ':id/complete', {
+  @Route('POST', ':id/complete', {
     summary: 'Record a completion: ONE_TIME → COMPLETED, recurring → next due date moved forward',
     permissions: ['compliance_obligations:update'],
     response: EnvelopeOf(ObligationDto),

@@ -2,7 +2,7 @@ import { Query } from '@nestjs/common';
 import { CurrentPrincipal } from '../../access/access-rules';
 import { Principal } from '../../access/principal';
 import { CountEnvelopeDto, PageOf } from '../../records/record-envelopes';
-import { RecordRoute } from '../../access/route.decorator';
+import { Route } from '../../access/route.decorator';
 import { RecordsController } from '../../records/records.controller';
 import {
   CreatePermitDto,
@@ -30,7 +30,7 @@ export class PermitsController extends RecordsController(PermitsService, {
     remove: 'Delete a permit without obligations (409 CONFLICT while it has some)',
   },
 }) {
-  @RecordRoute('GET', 'count', {
+  @Route('GET', 'count', {
     summary: 'Count the permits of the caller’s company',
     permissions: ['environmental_permits:read'],
     response: CountEnvelopeDto,
@@ -39,7 +39,7 @@ export class PermitsController extends RecordsController(PermitsService, {
     return this.records.count(principal);
   }
 
-  @RecordRoute('GET', 'expiring', {
+  @Route('GET', 'expiring', {
     summary: 'ACTIVE permits expiring within daysAhead days (default 90), soonest first',
     permissions: ['environmental_permits:read'],
     response: PageOf(PermitDto),
@@ -49,7 +49,7 @@ export class PermitsController extends RecordsController(PermitsService, {
     return this.records.expiring(principal, q);
   }
 
-  @RecordRoute('GET', 'by-status', {
+  @Route('GET', 'by-status', {
     summary: 'Permits with the given status, newest first',
     permissions: ['environmental_permits:read'],
     response: PageOf(PermitDto),

@@ -3,7 +3,7 @@ import { CurrentPrincipal } from '../../access/access-rules';
 import { Principal } from '../../access/principal';
 import { IdParam } from '../../common/validation/id-param.pipe';
 import { CountEnvelopeDto, EnvelopeOf } from '../../records/record-envelopes';
-import { RecordRoute } from '../../access/route.decorator';
+import { Route } from '../../access/route.decorator';
 import { RecordsController } from '../../records/records.controller';
 import {
   CreateSubmissionDto,
@@ -42,7 +42,7 @@ export class SubmissionsController extends RecordsController(SubmissionsService,
     update: 'Update the given fields of a DRAFT or REVISION_REQUIRED submission (409 otherwise)',
   },
 }) {
-  @RecordRoute('GET', 'count', {
+  @Route('GET', 'count', {
     summary: 'Count the compliance submissions of the caller’s company',
     permissions: ['compliance_submissions:read'],
     response: CountEnvelopeDto,
@@ -51,7 +51,7 @@ export class SubmissionsController extends RecordsController(SubmissionsService,
     return this.records.count(principal);
   }
 
-  @RecordRoute('POST', ':id/submit', {
+  @Route('POST', ':id/submit', {
     summary: 'Submit a DRAFT or REVISION_REQUIRED submission',
     permissions: ['compliance_submissions:update'],
     ...MOVE,
@@ -60,7 +60,7 @@ export class SubmissionsController extends RecordsController(SubmissionsService,
     return this.records.moveTo(principal, id, 'submit');
   }
 
-  @RecordRoute('POST', ':id/review', { summary: 'Take a SUBMITTED submission under review', ...REVIEW })
+  @Route('POST', ':id/review', { summary: 'Take a SUBMITTED submission under review', ...REVIEW })
   review(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdParam) id: number,
@@ -69,7 +69,7 @@ export class SubmissionsController extends RecordsController(SubmissionsService,
     return this.records.moveTo(principal, id, 'review', body);
   }
 
-  @RecordRoute('POST', ':id/approve', {
+  @Route('POST', ':id/approve', {
     summary: 'Approve a submission under review (completes its obligation)',
     ...REVIEW,
   })
@@ -77,7 +77,7 @@ export class SubmissionsController extends RecordsController(SubmissionsService,
     return this.records.moveTo(principal, id, 'approve');
   }
 
-  @RecordRoute('POST', ':id/reject', {
+  @Route('POST', ':id/reject', {
     summary: 'Reject a submission under review',
     ...REVIEW,
     badRequest: true,
@@ -90,7 +90,7 @@ export class SubmissionsController extends RecordsController(SubmissionsService,
     return this.records.moveTo(principal, id, 'reject', body);
   }
 
-  @RecordRoute('POST', ':id/request-revision', {
+  @Route('POST', ':id/request-revision', {
     summary: 'Send a submission under review back for revision',
     ...REVIEW,
   })

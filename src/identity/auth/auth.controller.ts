@@ -1,19 +1,6 @@
-import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiResponse,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
-import { Public } from '../../access/access-rules';
+import { Body, Controller, Query, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Route } from '../../access/route.decorator';
 import { AuthService } from './auth.service';
 import { LoginDto, LoginResponseDto } from './dto/login.dto';
 import { ForgotPasswordDto } from './dto/password.dto';
@@ -35,94 +22,103 @@ export class AuthController {
     private readonly registration: RegistrationService,
   ) {}
 
-  @Post('local')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Log in with identifier (e-mail or username) and password (5 per minute)' })
-  @ApiOkResponse({ type: LoginResponseDto })
-  @ApiUnauthorizedResponse({ description: 'INVALID_CREDENTIALS' })
-  @ApiResponse({ status: 423, description: 'ACCOUNT_LOCKED after five failures in a row' })
-  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED, with Retry-After' })
+  @Route('POST', 'local', {
+    summary: 'Log in with identifier (e-mail or username) and password (5 per minute)',
+    public: true,
+    response: LoginResponseDto,
+    status: 200,
+    answers: {
+      401: 'INVALID_CREDENTIALS',
+      423: 'ACCOUNT_LOCKED after five failures in a row',
+      429: 'RATE_LIMITED, with Retry-After',
+    },
+  })
   login(@Body() dto: LoginDto) {
     return this.auth.login(dto);
   }
 
-  @Post('local/register')
-  @Public()
-  @UseGuards(PublicAddressLimit)
-  @ApiOperation({
+  @Route('POST', 'local/register', {
     summary:
       'Register a VIEWER account of a client, blocked until the e-mail is confirmed; the same answer (and a mail to the owner) for a taken address',
+    public: true,
+    response: RegisterResponseDto,
+    conflict: 'The client is at maxUsers',
+    answers: {
+      403: 'REGISTRATION_CLOSED: the master database, or registration turned off',
+      503: 'BUSY: too many password hashes waiting, with Retry-After',
+      429: 'RATE_LIMITED per address, with Retry-After',
+    },
   })
-  @ApiCreatedResponse({ type: RegisterResponseDto })
-  @ApiForbiddenResponse({
-    description: 'REGISTRATION_CLOSED: the master database, or registration turned off',
-  })
-  @ApiConflictResponse({ description: 'The client is at maxUsers' })
-  @ApiResponse({ status: 503, description: 'BUSY: too many password hashes waiting, with Retry-After' })
-  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED per address, with Retry-After' })
+  @UseGuards(PublicAddressLimit)
   register(@Body() dto: RegisterDto) {
     return this.registration.register(dto);
   }
 
-  @Get('email-confirmation')
-  @Public()
+  @Route('GET', 'email-confirmation', {
+    summary: 'Confirm an e-mail address with the token from the registration mail',
+    public: true,
+    response: EmailConfirmationResponseDto,
+    badRequest: 'Missing, invalid or expired token',
+    conflict: 'The client is at maxUsers',
+    answers: { 429: 'RATE_LIMITED per address, with Retry-After' },
+  })
   @UseGuards(PublicAddressLimit)
-  @ApiOperation({ summary: 'Confirm an e-mail address with the token from the registration mail' })
   @ApiQuery({ name: 'confirmation', required: true })
-  @ApiOkResponse({ type: EmailConfirmationResponseDto })
-  @ApiBadRequestResponse({ description: 'Missing, invalid or expired token' })
-  @ApiConflictResponse({ description: 'The client is at maxUsers' })
-  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED per address, with Retry-After' })
   confirm(@Query('confirmation') confirmation: unknown) {
     return this.registration.confirm(confirmation);
   }
 
-  @Post('refresh-token')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({
+  @Route('POST', 'refresh-token', {
     summary: 'Rotate a refresh token: new access and refresh tokens; reuse revokes the family',
+    public: true,
+    response: RefreshResponseDto,
+    status: 200,
+    answers: { 401: 'INVALID_TOKEN or TOKEN_EXPIRED' },
   })
-  @ApiOkResponse({ type: RefreshResponseDto })
-  @ApiUnauthorizedResponse({ description: 'INVALID_TOKEN or TOKEN_EXPIRED' })
   refresh(@Body() dto: RefreshTokenDto) {
     return this.refreshTokens.refresh(dto.refreshToken);
   }
 
-  @Post('logout')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Log out: revokes the refresh token and every token rotated from the same login' })
-  @ApiOkResponse({ type: LogoutResponseDto })
+  @Route('POST', 'logout', {
+    summary: 'Log out: revokes the refresh token and every token rotated from the same login',
+    public: true,
+    response: LogoutResponseDto,
+    status: 200,
+  })
   async logout(@Body() dto: RefreshTokenDto) {
     await this.refreshTokens.logout(dto.refreshToken);
     return { data: { loggedOut: true } };
   }
 
-  @Post('forgot-password')
-  @Public()
+  @Route('POST', 'forgot-password', {
+    summary: 'Mail a reset link; same answer whether or not the e-mail exists',
+    public: true,
+    response: EnvelopeBResponseDto,
+    status: 200,
+    answers: {
+      400: { description: 'Email is required', type: EnvelopeBResponseDto },
+      429: 'RATE_LIMITED per address, with Retry-After',
+    },
+  })
   @UseGuards(PublicAddressLimit)
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Mail a reset link; same answer whether or not the e-mail exists' })
   @ApiBody({ type: ForgotPasswordDto })
-  @ApiOkResponse({ type: EnvelopeBResponseDto })
-  @ApiBadRequestResponse({ type: EnvelopeBResponseDto, description: 'Email is required' })
-  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED per address, with Retry-After' })
   forgotPassword(@Body() body: unknown) {
     return this.resets.forgot(body);
   }
 
-  @Post('reset-password')
-  @Public()
+  @Route('POST', 'reset-password', {
+    summary: 'Set a new password with the code from a reset or password-setup e-mail',
+    public: true,
+    response: EnvelopeBResponseDto,
+    status: 200,
+    answers: {
+      400: { description: '{ success: false, message }', type: EnvelopeBResponseDto },
+      503: 'BUSY: too many password hashes waiting, with Retry-After',
+      429: 'RATE_LIMITED per address, with Retry-After',
+    },
+  })
   @UseGuards(PublicAddressLimit)
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Set a new password with the code from a reset or password-setup e-mail' })
   @ApiBody({ type: ResetPasswordDto })
-  @ApiOkResponse({ type: EnvelopeBResponseDto })
-  @ApiBadRequestResponse({ type: EnvelopeBResponseDto, description: '{ success: false, message }' })
-  @ApiResponse({ status: 503, description: 'BUSY: too many password hashes waiting, with Retry-After' })
-  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED per address, with Retry-After' })
   resetPassword(@Body() body: unknown) {
     return this.resets.reset(body);
   }

@@ -1,6 +1,7 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../../access/access-rules';
+import { Body, Controller } from '@nestjs/common';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { Route } from '../../access/route.decorator';
+import { CurrentPrincipal } from '../../access/access-rules';
 import { ChangePasswordDto } from './dto/password.dto';
 import { EnvelopeBResponseDto } from './dto/reset-password.dto';
 import { PasswordChangeService } from './password-change.service';
@@ -11,13 +12,13 @@ import { Principal } from '../../access/principal';
 export class ChangePasswordController {
   constructor(private readonly passwords: PasswordChangeService) {}
 
-  @Post('change-password')
-  @Authenticated()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Change the own password; logs out every session' })
+  @Route('POST', 'change-password', {
+    summary: 'Change the own password; logs out every session',
+    response: EnvelopeBResponseDto,
+    status: 200,
+    answers: { 400: { description: '{ success: false, message }', type: EnvelopeBResponseDto } },
+  })
   @ApiBody({ type: ChangePasswordDto })
-  @ApiOkResponse({ type: EnvelopeBResponseDto })
-  @ApiBadRequestResponse({ type: EnvelopeBResponseDto, description: '{ success: false, message }' })
   changePassword(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.passwords.change(principal, body);
   }

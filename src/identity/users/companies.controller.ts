@@ -1,14 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { Authenticated } from '../../access/access-rules';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../../access/route.decorator';
 import { CompaniesService } from './companies.service';
 import { CompanyEnvelopeDto, CompanyInputDto, CompanyListDto } from './dto/company.dto';
 import { IdParam } from '../../common/validation/id-param.pipe';
@@ -18,45 +10,44 @@ import { IdParam } from '../../common/validation/id-param.pipe';
 export class CompaniesController {
   constructor(private readonly companies: CompaniesService) {}
 
-  @Get()
-  @Authenticated({ permissions: ['companies:read'] })
-  @ApiOperation({ summary: 'List companies' })
-  @ApiOkResponse({ type: CompanyListDto })
+  @Route('GET', '', { summary: 'List companies', permissions: ['companies:read'], response: CompanyListDto })
   list() {
     return this.companies.list();
   }
 
-  @Get(':id')
-  @Authenticated({ permissions: ['companies:read'] })
-  @ApiOperation({ summary: 'Get a company' })
-  @ApiOkResponse({ type: CompanyEnvelopeDto })
-  @ApiNotFoundResponse()
+  @Route('GET', ':id', {
+    summary: 'Get a company',
+    permissions: ['companies:read'],
+    response: CompanyEnvelopeDto,
+    notFound: true,
+  })
   get(@Param('id', IdParam) id: number) {
     return this.companies.get(id);
   }
 
-  @Post()
-  @Authenticated({ permissions: ['companies:create'] })
-  @ApiOperation({ summary: 'Create a company' })
-  @ApiCreatedResponse({ type: CompanyEnvelopeDto })
+  @Route('POST', '', {
+    summary: 'Create a company',
+    permissions: ['companies:create'],
+    response: CompanyEnvelopeDto,
+  })
   create(@Body() dto: CompanyInputDto) {
     return this.companies.create(dto);
   }
 
-  @Put(':id')
-  @Authenticated({ permissions: ['companies:update'] })
-  @ApiOperation({ summary: 'Rename a company' })
-  @ApiOkResponse({ type: CompanyEnvelopeDto })
+  @Route('PUT', ':id', {
+    summary: 'Rename a company',
+    permissions: ['companies:update'],
+    response: CompanyEnvelopeDto,
+  })
   update(@Param('id', IdParam) id: number, @Body() dto: CompanyInputDto) {
     return this.companies.update(id, dto);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @Authenticated({ permissions: ['companies:delete'] })
-  @ApiOperation({ summary: 'Delete a company that has no users' })
-  @ApiNoContentResponse()
-  @ApiConflictResponse({ description: 'The company still has users' })
+  @Route('DELETE', ':id', {
+    summary: 'Delete a company that has no users',
+    permissions: ['companies:delete'],
+    conflict: 'The company still has users',
+  })
   remove(@Param('id', IdParam) id: number) {
     return this.companies.remove(id);
   }

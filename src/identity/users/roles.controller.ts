@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../../access/access-rules';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../../access/route.decorator';
+import { CurrentPrincipal } from '../../access/access-rules';
 import { Principal } from '../../access/principal';
 import { RoleEnvelopeDto, RoleListDto, UpdateRoleDto } from './dto/role.dto';
 import { RolesService } from './roles.service';
@@ -11,27 +12,30 @@ import { IdParam } from '../../common/validation/id-param.pipe';
 export class RolesController {
   constructor(private readonly roles: RolesService) {}
 
-  @Get()
-  @Authenticated({ permissions: ['roles:read'] })
-  @ApiOperation({ summary: 'List the roles with their permissions' })
-  @ApiOkResponse({ type: RoleListDto })
+  @Route('GET', '', {
+    summary: 'List the roles with their permissions',
+    permissions: ['roles:read'],
+    response: RoleListDto,
+  })
   list() {
     return this.roles.list();
   }
 
-  @Get(':id')
-  @Authenticated({ permissions: ['roles:read'] })
-  @ApiOperation({ summary: 'Get a role' })
-  @ApiOkResponse({ type: RoleEnvelopeDto })
-  @ApiNotFoundResponse()
+  @Route('GET', ':id', {
+    summary: 'Get a role',
+    permissions: ['roles:read'],
+    response: RoleEnvelopeDto,
+    notFound: true,
+  })
   get(@Param('id', IdParam) id: number) {
     return this.roles.get(id);
   }
 
-  @Put(':id')
-  @Authenticated({ permissions: ['roles:update'] })
-  @ApiOperation({ summary: 'Replace a role’s permissions and/or description' })
-  @ApiOkResponse({ type: RoleEnvelopeDto })
+  @Route('PUT', ':id', {
+    summary: 'Replace a role’s permissions and/or description',
+    permissions: ['roles:update'],
+    response: RoleEnvelopeDto,
+  })
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdParam) id: number,

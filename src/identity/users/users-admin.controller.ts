@@ -1,14 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal } from '../../access/access-rules';
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../../access/route.decorator';
+import { CurrentPrincipal } from '../../access/access-rules';
 import { refuseApiToken } from '../api-tokens/api-token-limits';
 import { Principal } from '../../access/principal';
 import {
@@ -32,43 +25,43 @@ export class UsersAdminController {
     private readonly access: UserAccessService,
   ) {}
 
-  @Get()
-  @Authenticated({ permissions: ['users:read'] })
-  @ApiOperation({ summary: 'List users (paged; below ADMIN only the own company)' })
-  @ApiOkResponse({ description: '{ data: User[], meta: { pagination } }' })
+  @Route('GET', '', {
+    summary: 'List users (paged; below ADMIN only the own company)',
+    permissions: ['users:read'],
+    responseDescription: '{ data: User[], meta: { pagination } }',
+  })
   list(@CurrentPrincipal() principal: Principal, @Query() query: UserQueryDto) {
     return this.users.list(principal, query);
   }
 
-  @Get(':id')
-  @Authenticated({ permissions: ['users:read'] })
-  @ApiOperation({ summary: 'Get a user' })
-  @ApiOkResponse({ type: UserEnvelopeDto })
-  @ApiNotFoundResponse()
+  @Route('GET', ':id', {
+    summary: 'Get a user',
+    permissions: ['users:read'],
+    response: UserEnvelopeDto,
+    notFound: true,
+  })
   get(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.users.get(principal, id);
   }
 
-  @Post()
-  @Authenticated({ permissions: ['users:create'] })
-  @ApiOperation({
+  @Route('POST', '', {
     summary: 'Create a user (counts toward maxUsers); without password a setup link is mailed',
     description: 'Signed-in users only: an API token answers 403.',
+    permissions: ['users:create'],
+    response: UserEnvelopeDto,
+    conflict: 'E-mail or username taken, or the client is at maxUsers',
   })
-  @ApiCreatedResponse({ type: UserEnvelopeDto })
-  @ApiConflictResponse({ description: 'E-mail or username taken, or the client is at maxUsers' })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateUserDto) {
     refuseApiToken(principal, 'create users');
     return this.users.create(principal, dto);
   }
 
-  @Put(':id')
-  @Authenticated({ permissions: ['users:update'] })
-  @ApiOperation({
+  @Route('PUT', ':id', {
     summary: 'Update the given fields of a user',
     description: 'An API token may not change the e-mail or username (403).',
+    permissions: ['users:update'],
+    response: UserEnvelopeDto,
   })
-  @ApiOkResponse({ type: UserEnvelopeDto })
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdParam) id: number,
@@ -77,49 +70,47 @@ export class UsersAdminController {
     return this.users.update(principal, id, dto);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @Authenticated({ permissions: ['users:delete'] })
-  @ApiOperation({ summary: 'Soft-delete a user (deleted_at) and end their sessions' })
-  @ApiNoContentResponse()
+  @Route('DELETE', ':id', {
+    summary: 'Soft-delete a user (deleted_at) and end their sessions',
+    permissions: ['users:delete'],
+  })
   remove(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.users.remove(principal, id);
   }
 
-  @Post(':id/block')
-  @HttpCode(200)
-  @Authenticated({ permissions: ['users:update'] })
-  @ApiOperation({ summary: 'Block a user: every credential of theirs stops working' })
-  @ApiOkResponse({ type: UserEnvelopeDto })
+  @Route('POST', ':id/block', {
+    summary: 'Block a user: every credential of theirs stops working',
+    permissions: ['users:update'],
+    response: UserEnvelopeDto,
+  })
   block(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.access.setBlocked(principal, id, true);
   }
 
-  @Post(':id/unblock')
-  @HttpCode(200)
-  @Authenticated({ permissions: ['users:update'] })
-  @ApiOperation({ summary: 'Unblock a user' })
-  @ApiOkResponse({ type: UserEnvelopeDto })
+  @Route('POST', ':id/unblock', {
+    summary: 'Unblock a user',
+    permissions: ['users:update'],
+    response: UserEnvelopeDto,
+  })
   unblock(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.access.setBlocked(principal, id, false);
   }
 
-  @Post(':id/unlock')
-  @HttpCode(200)
-  @Authenticated({ permissions: ['users:update'] })
-  @ApiOperation({ summary: 'End a lock after failed logins and reset the failure count' })
-  @ApiOkResponse({ type: UserEnvelopeDto })
+  @Route('POST', ':id/unlock', {
+    summary: 'End a lock after failed logins and reset the failure count',
+    permissions: ['users:update'],
+    response: UserEnvelopeDto,
+  })
   unlock(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return this.access.unlock(principal, id);
   }
 
-  @Put(':id/role')
-  @Authenticated({ permissions: ['users:update'] })
-  @ApiOperation({
+  @Route('PUT', ':id/role', {
     summary: 'Assign a role (not above the caller’s own)',
     description: 'Signed-in users only: an API token answers 403.',
+    permissions: ['users:update'],
+    response: UserEnvelopeDto,
   })
-  @ApiOkResponse({ type: UserEnvelopeDto })
   assignRole(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdParam) id: number,
@@ -129,10 +120,11 @@ export class UsersAdminController {
     return this.access.assignRole(principal, id, dto.roleId);
   }
 
-  @Put(':id/sandboxes')
-  @Authenticated({ permissions: ['users:update'] })
-  @ApiOperation({ summary: 'Set the sandboxes granted to a user' })
-  @ApiOkResponse({ type: UserSandboxesDto })
+  @Route('PUT', ':id/sandboxes', {
+    summary: 'Set the sandboxes granted to a user',
+    permissions: ['users:update'],
+    response: UserSandboxesDto,
+  })
   grantSandboxes(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdParam) id: number,

@@ -1,14 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import {
-  ApiBadGatewayResponse,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { Authenticated } from '../../access/access-rules';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../../access/route.decorator';
 import {
   CreateIdentityProviderDto,
   DiscoverDto,
@@ -28,74 +20,87 @@ import { IdParam } from '../../common/validation/id-param.pipe';
 export class IdentityProvidersController {
   constructor(private readonly providers: IdentityProvidersService) {}
 
-  @Get()
-  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:read'] })
-  @ApiOperation({ summary: 'List the identity providers of the client' })
-  @ApiOkResponse({ type: IdentityProviderListDto })
+  @Route('GET', '', {
+    summary: 'List the identity providers of the client',
+    permissions: ['identity_providers:read'],
+    minRole: 'ADMIN',
+    response: IdentityProviderListDto,
+  })
   list() {
     return this.providers.list();
   }
 
-  @Get('presets')
-  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:read'] })
-  @ApiOperation({ summary: 'Preset templates for well-known providers' })
-  @ApiOkResponse({ type: PresetListDto })
+  @Route('GET', 'presets', {
+    summary: 'Preset templates for well-known providers',
+    permissions: ['identity_providers:read'],
+    minRole: 'ADMIN',
+    response: PresetListDto,
+  })
   presets() {
     return { data: PRESETS };
   }
 
-  @Post('discover')
-  @HttpCode(200)
-  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:create'] })
-  @ApiOperation({ summary: 'OIDC discovery: fetch the endpoints of a discovery document' })
-  @ApiOkResponse({ type: DiscoveryEnvelopeDto })
-  @ApiBadGatewayResponse({ description: 'The document could not be fetched or read' })
+  @Route('POST', 'discover', {
+    summary: 'OIDC discovery: fetch the endpoints of a discovery document',
+    permissions: ['identity_providers:create'],
+    minRole: 'ADMIN',
+    response: DiscoveryEnvelopeDto,
+    status: 200,
+    answers: { 502: 'The document could not be fetched or read' },
+  })
   discover(@Body() dto: DiscoverDto) {
     return this.providers.discover(dto);
   }
 
-  @Get(':id')
-  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:read'] })
-  @ApiOperation({ summary: 'Get an identity provider' })
-  @ApiOkResponse({ type: IdentityProviderEnvelopeDto })
-  @ApiNotFoundResponse()
+  @Route('GET', ':id', {
+    summary: 'Get an identity provider',
+    permissions: ['identity_providers:read'],
+    minRole: 'ADMIN',
+    response: IdentityProviderEnvelopeDto,
+    notFound: true,
+  })
   get(@Param('id', IdParam) id: number) {
     return this.providers.get(id);
   }
 
-  @Post()
-  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:create'] })
-  @ApiOperation({ summary: 'Create an identity provider (OIDC, OAUTH2 or SAML)' })
-  @ApiCreatedResponse({ type: IdentityProviderEnvelopeDto })
+  @Route('POST', '', {
+    summary: 'Create an identity provider (OIDC, OAUTH2 or SAML)',
+    permissions: ['identity_providers:create'],
+    minRole: 'ADMIN',
+    response: IdentityProviderEnvelopeDto,
+  })
   create(@Body() dto: CreateIdentityProviderDto) {
     return this.providers.create(dto);
   }
 
-  @Put(':id')
-  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:update'] })
-  @ApiOperation({ summary: 'Update the given fields of an identity provider' })
-  @ApiOkResponse({ type: IdentityProviderEnvelopeDto })
-  @ApiNotFoundResponse()
+  @Route('PUT', ':id', {
+    summary: 'Update the given fields of an identity provider',
+    permissions: ['identity_providers:update'],
+    minRole: 'ADMIN',
+    response: IdentityProviderEnvelopeDto,
+    notFound: true,
+  })
   update(@Param('id', IdParam) id: number, @Body() dto: UpdateIdentityProviderDto) {
     return this.providers.update(id, dto);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:delete'] })
-  @ApiOperation({ summary: 'Delete an identity provider and its linked identities' })
-  @ApiNoContentResponse()
-  @ApiNotFoundResponse()
+  @Route('DELETE', ':id', {
+    summary: 'Delete an identity provider and its linked identities',
+    permissions: ['identity_providers:delete'],
+    minRole: 'ADMIN',
+    notFound: true,
+  })
   remove(@Param('id', IdParam) id: number) {
     return this.providers.remove(id);
   }
 
-  @Post(':id/test')
-  @HttpCode(200)
-  @Authenticated({ minRole: 'ADMIN', permissions: ['identity_providers:update'] })
-  @ApiOperation({ summary: 'Test the connection to an identity provider' })
-  @ApiOkResponse({ type: TestResultEnvelopeDto })
-  @ApiNotFoundResponse()
+  @Route('POST', ':id/test', {
+    summary: 'Test the connection to an identity provider',
+    permissions: ['identity_providers:update'],
+    minRole: 'ADMIN',
+    response: TestResultEnvelopeDto,
+    notFound: true,
+  })
   test(@Param('id', IdParam) id: number) {
     return this.providers.test(id);
   }

@@ -1,6 +1,7 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { Authenticated, CurrentPrincipal, Public } from '../../../access/access-rules';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../../../access/route.decorator';
+import { CurrentPrincipal } from '../../../access/access-rules';
 import { LoginResponseDto } from '../dto/login.dto';
 import { Principal } from '../../../access/principal';
 import {
@@ -18,51 +19,51 @@ import { TwoFactorService } from './two-factor.service';
 export class TwoFactorController {
   constructor(private readonly twoFactor: TwoFactorService) {}
 
-  @Post('enable')
-  @Authenticated()
-  @HttpCode(200)
-  @ApiOperation({
+  @Route('POST', 'enable', {
     summary: 'Start TOTP enrolment: secret, otpauth URI and recovery codes (active after verify)',
+    response: TwoFactorEnrolmentDto,
+    status: 200,
   })
-  @ApiOkResponse({ type: TwoFactorEnrolmentDto })
   enable(@CurrentPrincipal() principal: Principal) {
     return this.twoFactor.enable(principal);
   }
 
-  @Post('verify')
-  @Authenticated()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Confirm enrolment with a code from the authenticator' })
-  @ApiOkResponse({ type: TwoFactorStateDto })
+  @Route('POST', 'verify', {
+    summary: 'Confirm enrolment with a code from the authenticator',
+    response: TwoFactorStateDto,
+    status: 200,
+  })
   verify(@CurrentPrincipal() principal: Principal, @Body() dto: TwoFactorVerifyDto) {
     return this.twoFactor.verify(principal, dto.code);
   }
 
-  @Post('disable')
-  @Authenticated()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Turn two-factor off with a current code (or a recovery code)' })
-  @ApiOkResponse({ type: TwoFactorStateDto })
+  @Route('POST', 'disable', {
+    summary: 'Turn two-factor off with a current code (or a recovery code)',
+    response: TwoFactorStateDto,
+    status: 200,
+  })
   disable(@CurrentPrincipal() principal: Principal, @Body() dto: TwoFactorCodeDto) {
     return this.twoFactor.disable(principal, dto.code);
   }
 
-  @Post('authenticate')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Complete a password login with a TOTP code (5 per minute)' })
-  @ApiOkResponse({ type: LoginResponseDto })
-  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED, with Retry-After' })
+  @Route('POST', 'authenticate', {
+    summary: 'Complete a password login with a TOTP code (5 per minute)',
+    public: true,
+    response: LoginResponseDto,
+    status: 200,
+    answers: { 429: 'RATE_LIMITED, with Retry-After' },
+  })
   authenticate(@Body() dto: TwoFactorAuthenticateDto) {
     return this.twoFactor.authenticate(dto.tempToken, dto.code);
   }
 
-  @Post('recover')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Complete a password login with a single-use recovery code' })
-  @ApiOkResponse({ type: LoginResponseDto })
-  @ApiTooManyRequestsResponse({ description: 'RATE_LIMITED, with Retry-After' })
+  @Route('POST', 'recover', {
+    summary: 'Complete a password login with a single-use recovery code',
+    public: true,
+    response: LoginResponseDto,
+    status: 200,
+    answers: { 429: 'RATE_LIMITED, with Retry-After' },
+  })
   recover(@Body() dto: TwoFactorRecoverDto) {
     return this.twoFactor.recover(dto.tempToken, dto.recoveryCode);
   }
