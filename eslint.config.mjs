@@ -1,9 +1,10 @@
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+import { layers } from './eslint.layers.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'deploy/**', 'dist-bench/**', 'node_modules/**', 'vendor/**', 'coverage/**', 'jest.config.js', 'eslint.config.mjs'] },
+  { ignores: ['dist/**', 'deploy/**', 'dist-bench/**', 'node_modules/**', 'vendor/**', 'coverage/**', 'jest.config.js', 'eslint.*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
@@ -45,4 +46,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...layers,
 );

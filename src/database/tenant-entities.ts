@@ -4,5 +4,5 @@
  */
 export const TENANT_ENTITIES = Symbol('TENANT_ENTITIES');
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM takes entity classes as Function
+// TypeORM takes entity classes as Function.
 export type EntityClasses = Function[];

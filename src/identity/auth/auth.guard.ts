@@ -5,7 +5,6 @@ import { PRODUCTION_SCHEMA, tenantContext } from '../../tenancy/tenant-context';
 import { AUTH_RULE, AuthRule } from '../../access/access-rules';
 import { Authenticator } from './authenticator.service';
 import { can } from '../../access/permissions';
-import { Principal } from '../../access/principal';
 import { hasRank } from '../../access/roles';
 import { SandboxAccess } from './sandbox-access.service';
 
