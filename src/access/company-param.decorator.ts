@@ -10,11 +10,11 @@ function documentCompanyParam(target: object, key: string | symbol | undefined) 
   if (key === undefined) return;
   const descriptor = Object.getOwnPropertyDescriptor(target, key);
   if (!descriptor) return;
-  ApiParam({ name: 'companyId', type: 'integer', description: 'The company (its members, and those who cross companies)' })(
-    target,
-    key,
-    descriptor,
-  );
+  ApiParam({
+    name: 'companyId',
+    type: 'integer',
+    description: 'The company (its members, and those who cross companies)',
+  })(target, key, descriptor);
 }
 
 /**

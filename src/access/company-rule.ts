@@ -18,7 +18,11 @@ export function companyScope(principal: Principal, audience: CompanyAudience = '
 }
 
 /** A company named in a path is reached by its members and by those who cross companies (403 otherwise). */
-export function assertCompanyAccess(principal: Principal, companyId: number, audience: CompanyAudience = 'files'): void {
+export function assertCompanyAccess(
+  principal: Principal,
+  companyId: number,
+  audience: CompanyAudience = 'files',
+): void {
   const scope = companyScope(principal, audience);
   if (scope === null || scope === companyId) return;
   throw AppError.forbidden('No access to this company');

@@ -14,13 +14,7 @@ import { ContentTypesService } from './content-types.service';
   imports: [FileHooksModule, RecordsModule],
   // The definitions controller first: its literal paths win over the records' `:collectionName`.
   controllers: [ContentTypesController, CmsRecordsController],
-  providers: [
-    ContentTypeCache,
-    ContentTypesService,
-    ContentTypeSync,
-    CmsRecordsService,
-    CmsMediaLinks,
-  ],
+  providers: [ContentTypeCache, ContentTypesService, ContentTypeSync, CmsRecordsService, CmsMediaLinks],
   exports: [ContentTypeSync],
 })
 export class CmsModule {}

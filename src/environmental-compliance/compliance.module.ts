@@ -12,7 +12,11 @@ import { EnvironmentalPermit } from './permits/entities/environmental-permit.ent
 import { ComplianceObligation } from './obligations/entities/compliance-obligation.entity';
 import { ComplianceSubmission } from './submissions/entities/compliance-submission.entity';
 
-export const ENVIRONMENTAL_COMPLIANCE_ENTITIES = [EnvironmentalPermit, ComplianceObligation, ComplianceSubmission];
+export const ENVIRONMENTAL_COMPLIANCE_ENTITIES = [
+  EnvironmentalPermit,
+  ComplianceObligation,
+  ComplianceSubmission,
+];
 
 /** Environmental compliance: permits, their obligations and submissions, and the daily job. */
 @Module({

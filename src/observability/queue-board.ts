@@ -48,5 +48,9 @@ export function mountQueueBoard(app: NestExpressApplication): void {
       .map((queue) => new BullAdapter(queue)),
     serverAdapter: adapter,
   });
-  app.use(QUEUE_BOARD_PATH, superAdminOnly(app.get(BearerAuthenticator, { strict: false })), adapter.getRouter());
+  app.use(
+    QUEUE_BOARD_PATH,
+    superAdminOnly(app.get(BearerAuthenticator, { strict: false })),
+    adapter.getRouter(),
+  );
 }
