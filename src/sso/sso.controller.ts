@@ -111,7 +111,7 @@ export class SsoController {
 
   @Route('POST', 'saml/acs/:client', {
     summary:
-      "A client's own SAML ACS (published in its SP metadata): IdP-initiated responses need no RelayState",
+      'Alias of POST /auth/sso/saml/acs?client={client} (the per-client ACS earlier metadata published)',
     public: true,
     response: SsoLoginResponseDto,
   })
