@@ -28,11 +28,17 @@ describe('custom table rules', () => {
       'publicationStatus',
       'order',
       'a"b',
-      `a${'B'.repeat(40)}`,
+      `a${'b'.repeat(63)}`,
     ]) {
       expect(attributeNameProblem(bad)).not.toBeNull();
     }
     expect(columnName('ratedMw')).toBe('rated_mw');
+    // Every name the pattern allows has a column within 63 characters, the same one every time.
+    const long = `a${'B'.repeat(62)}`;
+    expect(attributeNameProblem(long)).toBeNull();
+    expect(columnName(long)).toHaveLength(63);
+    expect(columnName(long)).toBe(columnName(long));
+    expect(columnName(long)).not.toBe(columnName(`a${'B'.repeat(61)}C`));
     expect(joinTableName('x'.repeat(40), 'y'.repeat(40)).length).toBeLessThanOrEqual(63);
   });
 
