@@ -2,9 +2,10 @@
 // the features they use, and validates every object against the Kubernetes (and Prometheus
 // Operator) schemas shipped in npm packages: no cluster and no network needed.
 //   node deploy/kubernetes/validate.mjs          validate (run by npm run lint)
-//   node deploy/kubernetes/validate.mjs --write  regenerate base/configmap.yaml from .env.example
+//   node deploy/kubernetes/validate.mjs --write  regenerate base/configmap.yaml from .env.example and
+//                                                base/prometheus-rule.yaml from deploy/prometheus/alerts.yml
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import * as apps from 'kubernetes-models/apps/v1';
@@ -13,6 +14,7 @@ import * as batch from 'kubernetes-models/batch/v1';
 import * as core from 'kubernetes-models/v1';
 import * as policy from 'kubernetes-models/policy/v1';
 import * as monitoring from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
+import { checkMonitoring, prometheusRuleYaml } from './monitoring.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -42,6 +44,7 @@ const MODELS = {
   'v1/Service': core.Service,
   'policy/v1/PodDisruptionBudget': policy.PodDisruptionBudget,
   'monitoring.coreos.com/v1/ServiceMonitor': monitoring.ServiceMonitor,
+  'monitoring.coreos.com/v1/PrometheusRule': monitoring.PrometheusRule,
 };
 
 function envExample() {
@@ -85,12 +88,26 @@ function merge(target, patch) {
   return out;
 }
 
+/** A configMapGenerator entry (files only). Names keep no hash suffix, so the generator must say so. */
+function generatedConfigMap(dir, k, g) {
+  const options = { ...k.generatorOptions, ...g.options };
+  if (!options.disableNameSuffixHash) throw new Error(`${dir}: generator ${g.name} needs disableNameSuffixHash`);
+  const data = {};
+  for (const file of g.files ?? []) {
+    const [key, path] = file.includes('=') ? file.split('=') : [basename(file), file];
+    data[key] = readFileSync(join(dir, path), 'utf8');
+  }
+  const metadata = { name: g.name, ...(options.labels && { labels: options.labels }) };
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata, data };
+}
+
 function render(dir) {
   const k = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8'));
   let objects = (k.resources ?? []).flatMap((r) => {
     const path = join(dir, r);
     return statSync(path).isDirectory() ? render(path) : readYaml(path);
   });
+  for (const g of k.configMapGenerator ?? []) objects.push(generatedConfigMap(dir, k, g));
   for (const { path } of k.patches ?? []) {
     for (const patch of readYaml(join(dir, path))) {
       const i = objects.findIndex((o) => o.kind === patch.kind && o.metadata.name === patch.metadata.name);
@@ -128,7 +145,7 @@ function check(name, objects, problems) {
     }
   }
   const settings = new Map(envExample());
-  for (const cm of byKind('ConfigMap')) {
+  for (const cm of byKind('ConfigMap').filter((o) => o.metadata.name === 'svc-platform-config')) {
     for (const key of Object.keys(cm.data ?? {})) {
       if (SECRET_SETTING.test(key)) problems.push(`${name}: ConfigMap carries the secret ${key}`);
       if (!settings.has(key)) problems.push(`${name}: ConfigMap names ${key}, which .env.example does not`);
@@ -155,7 +172,8 @@ function check(name, objects, problems) {
     }
   }
   const kinds = new Set(objects.map((o) => o.kind));
-  for (const kind of ['Deployment', 'Job', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ServiceMonitor']) {
+  const required = ['Deployment', 'Job', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ServiceMonitor', 'PrometheusRule'];
+  for (const kind of required) {
     if (!kinds.has(kind)) problems.push(`${name}: no ${kind}`);
   }
 }
@@ -165,12 +183,14 @@ if (process.argv.includes('--write')) {
     '# Non-secret settings, generated from .env.example by `node deploy/kubernetes/validate.mjs --write`\n' +
     '# (cluster values for NODE_ENV, LOG_FORMAT, storage, migrations, proxy hops). Secrets: secret.yaml.\n';
   writeFileSync(join(HERE, 'base', 'configmap.yaml'), header + stringify(configMap()));
+  writeFileSync(join(HERE, 'base', 'prometheus-rule.yaml'), prometheusRuleYaml(ROOT));
 } else {
   const problems = [];
   const counts = [];
   for (const name of KUSTOMIZATIONS) {
     const objects = render(join(HERE, name));
     check(name, objects, problems);
+    checkMonitoring(name, objects, ROOT, problems);
     counts.push(`${name}: ${objects.length} objects`);
   }
   const missing = envExample()
