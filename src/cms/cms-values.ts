@@ -1,3 +1,4 @@
+import { FieldPattern } from './cms-regex';
 import { AttributeDefinition } from './content-type.types';
 
 /** A value ready to travel as a SQL parameter, or why it cannot. */
@@ -36,7 +37,7 @@ const positiveId = (v: unknown) => typeof v === 'number' && Number.isSafeInteger
  * Checks a value against its field's type and options and turns it into a SQL parameter. `null`
  * passes here; `required` is checked by the caller, which knows whether the field was sent.
  */
-export function checkValue(def: AttributeDefinition, value: unknown, regex: RegExp | null): Checked {
+export function checkValue(def: AttributeDefinition, value: unknown, regex: FieldPattern | null): Checked {
   if (value === null) return ok(null);
   if (isStringType(def.type)) return checkString(def, value, regex);
   if (isNumberType(def.type)) return checkNumber(def, value);
@@ -59,7 +60,7 @@ export function checkValue(def: AttributeDefinition, value: unknown, regex: RegE
   return bad('has an unknown type');
 }
 
-function checkString(def: AttributeDefinition, value: unknown, regex: RegExp | null): Checked {
+function checkString(def: AttributeDefinition, value: unknown, regex: FieldPattern | null): Checked {
   if (typeof value !== 'string') return bad('must be a string');
   const width = stringWidth(def);
   if (width !== null && value.length > width) return bad(`must be at most ${width} characters`);
@@ -70,6 +71,9 @@ function checkString(def: AttributeDefinition, value: unknown, regex: RegExp | n
   if (def.type === 'uid' && !UID.test(value)) return bad('must be letters, digits, -, _, . or ~');
   if (def.type === 'enumeration' && !(def.enum ?? []).includes(value)) {
     return bad(`must be one of ${(def.enum ?? []).join(', ')}`);
+  }
+  if (regex?.unsupported) {
+    return bad('has a pattern that cannot be evaluated safely; change the content type to check this field');
   }
   if (regex && !regex.test(value)) return bad('does not match the pattern');
   return ok(value);
