@@ -1,3 +1,4 @@
+import { DATE_TIME_RULE, readDateTime } from '../common/validation/datetime';
 import { FieldPattern } from './cms-regex';
 import { AttributeDefinition } from './content-type.types';
 
@@ -11,9 +12,9 @@ const INT32 = 2 ** 31;
 const INT64_MAX = 9223372036854775807n;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UID = /^[A-Za-z0-9_.~-]+$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$/;
+const HAS_TIME = /^\d{4}-\d{2}-\d{2}T/i;
 const DECIMAL = /^-?\d{1,8}(\.\d{1,2})?$/;
 const MAX_IDS = 1000;
 
@@ -110,21 +111,14 @@ function checkNumber(def: AttributeDefinition, value: unknown): Checked {
 }
 
 function checkDate(value: unknown): Checked {
-  const m = typeof value === 'string' ? DATE.exec(value) : null;
-  if (!m) return bad('must be a date YYYY-MM-DD');
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (y < 1 || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return bad('is not a real date');
-  return ok(value);
+  if (typeof value !== 'string' || !DATE.test(value)) return bad('must be a date YYYY-MM-DD');
+  return readDateTime(value) ? ok(value) : bad('is not a real date');
 }
 
 function checkDateTime(value: unknown): Checked {
-  if (typeof value !== 'string' || !DATETIME.test(value)) return bad('must be an ISO 8601 date-time');
-  const zoned = /(Z|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`;
-  const date = new Date(zoned);
-  if (Number.isNaN(date.getTime()) || !checkDate(value.slice(0, 10)).ok)
-    return bad('is not a real date-time');
-  return ok(date.toISOString());
+  if (typeof value !== 'string' || !HAS_TIME.test(value)) return bad('must be an ISO 8601 date-time');
+  const read = readDateTime(value);
+  return read ? ok(read.date.toISOString()) : bad(`is not a real date-time (${DATE_TIME_RULE})`);
 }
 
 function checkIds(value: unknown, what: string): Checked {
