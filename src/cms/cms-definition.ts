@@ -1,4 +1,3 @@
-import safeRegex from 'safe-regex2';
 import { AppError, FieldError } from '../common/errors/app-error';
 import {
   attributeNameProblem,
@@ -7,6 +6,7 @@ import {
   joinTableName,
   tableName,
 } from './cms-names';
+import { compilePattern, linearPatternProblem } from './cms-regex';
 import { checkValue, isManyRelation, isNumberType, isStringType, stringWidth } from './cms-values';
 import {
   AttributeDefinition,
@@ -198,7 +198,7 @@ function readAttribute(
     if (def.type === 'relation' || def.type === 'media') {
       fail(`${field}.default`, `a ${def.type} field takes no default`);
     } else {
-      const checked = checkValue(def, def.default, compileRegex(def.regex));
+      const checked = checkValue(def, def.default, compilePattern(def.regex));
       if (!checked.ok || def.default === null)
         fail(`${field}.default`, checked.ok ? 'must not be null' : checked.message);
     }
@@ -211,22 +211,15 @@ function checkRegex(pattern: unknown, field: string, fail: (field: string, messa
     fail(field, 'must be a pattern of at most 500 characters');
     return;
   }
+  // Valid for JavaScript too, so the pattern published in the type's OpenAPI document means the same.
   try {
     new RegExp(pattern);
   } catch {
     fail(field, 'is not a valid regular expression');
     return;
   }
-  if (!safeRegex(pattern)) fail(field, 'may take exponential time (catastrophic backtracking)');
-}
-
-export function compileRegex(pattern: string | undefined): RegExp | null {
-  if (!pattern) return null;
-  try {
-    return new RegExp(pattern);
-  } catch {
-    return null;
-  }
+  const problem = linearPatternProblem(pattern);
+  if (problem) fail(field, `is not supported (${problem}): backreferences and lookarounds are not allowed`);
 }
 
 /** SQL column type of an attribute; null when it lives in a join table. */
@@ -279,7 +272,7 @@ export function compile(definition: ContentTypeDefinition): CompiledType {
       sqlType: sqlTypeOf(def),
       joinTable: many ? joinTableName(definition.collectionName, column) : null,
       targetTable: def.type === 'relation' && def.target ? tableName(def.target) : null,
-      regex: isStringType(def.type) ? compileRegex(def.regex) : null,
+      regex: isStringType(def.type) ? compilePattern(def.regex) : null,
     });
   }
   return { definition, collectionName: definition.collectionName, table, fields };

@@ -1,3 +1,5 @@
+import { DATE_TIME_RULE, readDateTime } from '../common/validation/datetime';
+import { FieldPattern } from './cms-regex';
 import { AttributeDefinition } from './content-type.types';
 
 /** A value ready to travel as a SQL parameter, or why it cannot. */
@@ -10,9 +12,9 @@ const INT32 = 2 ** 31;
 const INT64_MAX = 9223372036854775807n;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UID = /^[A-Za-z0-9_.~-]+$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$/;
+const HAS_TIME = /^\d{4}-\d{2}-\d{2}T/i;
 const DECIMAL = /^-?\d{1,8}(\.\d{1,2})?$/;
 const MAX_IDS = 1000;
 
@@ -36,7 +38,7 @@ const positiveId = (v: unknown) => typeof v === 'number' && Number.isSafeInteger
  * Checks a value against its field's type and options and turns it into a SQL parameter. `null`
  * passes here; `required` is checked by the caller, which knows whether the field was sent.
  */
-export function checkValue(def: AttributeDefinition, value: unknown, regex: RegExp | null): Checked {
+export function checkValue(def: AttributeDefinition, value: unknown, regex: FieldPattern | null): Checked {
   if (value === null) return ok(null);
   if (isStringType(def.type)) return checkString(def, value, regex);
   if (isNumberType(def.type)) return checkNumber(def, value);
@@ -59,7 +61,7 @@ export function checkValue(def: AttributeDefinition, value: unknown, regex: RegE
   return bad('has an unknown type');
 }
 
-function checkString(def: AttributeDefinition, value: unknown, regex: RegExp | null): Checked {
+function checkString(def: AttributeDefinition, value: unknown, regex: FieldPattern | null): Checked {
   if (typeof value !== 'string') return bad('must be a string');
   const width = stringWidth(def);
   if (width !== null && value.length > width) return bad(`must be at most ${width} characters`);
@@ -70,6 +72,9 @@ function checkString(def: AttributeDefinition, value: unknown, regex: RegExp | n
   if (def.type === 'uid' && !UID.test(value)) return bad('must be letters, digits, -, _, . or ~');
   if (def.type === 'enumeration' && !(def.enum ?? []).includes(value)) {
     return bad(`must be one of ${(def.enum ?? []).join(', ')}`);
+  }
+  if (regex?.unsupported) {
+    return bad('has a pattern that cannot be evaluated safely; change the content type to check this field');
   }
   if (regex && !regex.test(value)) return bad('does not match the pattern');
   return ok(value);
@@ -106,21 +111,14 @@ function checkNumber(def: AttributeDefinition, value: unknown): Checked {
 }
 
 function checkDate(value: unknown): Checked {
-  const m = typeof value === 'string' ? DATE.exec(value) : null;
-  if (!m) return bad('must be a date YYYY-MM-DD');
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (y < 1 || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return bad('is not a real date');
-  return ok(value);
+  if (typeof value !== 'string' || !DATE.test(value)) return bad('must be a date YYYY-MM-DD');
+  return readDateTime(value) ? ok(value) : bad('is not a real date');
 }
 
 function checkDateTime(value: unknown): Checked {
-  if (typeof value !== 'string' || !DATETIME.test(value)) return bad('must be an ISO 8601 date-time');
-  const zoned = /(Z|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`;
-  const date = new Date(zoned);
-  if (Number.isNaN(date.getTime()) || !checkDate(value.slice(0, 10)).ok)
-    return bad('is not a real date-time');
-  return ok(date.toISOString());
+  if (typeof value !== 'string' || !HAS_TIME.test(value)) return bad('must be an ISO 8601 date-time');
+  const read = readDateTime(value);
+  return read ? ok(read.date.toISOString()) : bad(`is not a real date-time (${DATE_TIME_RULE})`);
 }
 
 function checkIds(value: unknown, what: string): Checked {

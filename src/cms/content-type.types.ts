@@ -1,3 +1,5 @@
+import type { FieldPattern } from './cms-regex';
+
 /** The field types a custom table accepts. */
 export const FIELD_TYPES = [
   'string',
@@ -62,7 +64,8 @@ export interface CompiledField {
   joinTable: string | null;
   /** Table of a relation's target. */
   targetTable: string | null;
-  regex: RegExp | null;
+  /** The `regex` option, evaluated in linear time (cms-regex.ts). */
+  regex: FieldPattern | null;
 }
 
 /** A content type ready for SQL: its table and fields, by attribute name. */

@@ -1,14 +1,19 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsIn, IsInt, IsNumber, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { DATE_TIME_RULE, IsDateTimeText } from '../common/validation/datetime';
 
 /** An optional body or query field that takes one of `values` (Swagger enum, 400 otherwise). */
 export const OptionalEnum = (values: readonly string[], defaultValue?: string) =>
   applyDecorators(ApiPropertyOptional({ enum: values, default: defaultValue }), IsOptional(), IsIn(values));
 
-/** An optional ISO 8601 datetime given as text (the service makes it a Date). */
+/** An optional date or datetime given as text (`DATE_TIME_RULE`; the service makes it a Date). */
 export const OptionalDateTime = (example: string) =>
-  applyDecorators(ApiPropertyOptional({ example }), IsOptional(), IsDateString());
+  applyDecorators(
+    ApiPropertyOptional({ example, format: 'date-time', description: DATE_TIME_RULE }),
+    IsOptional(),
+    IsDateTimeText(),
+  );
 
 /** An optional text field of at most `max` characters (null clears it on PUT). */
 export const OptionalText = (max: number, example?: string) =>

@@ -267,7 +267,11 @@ describe('custom tables: content types', () => {
         'attributes.a.regex',
       ],
       [
-        { collectionName: 'ok_name', attributes: { a: { type: 'string', regex: '(a+)+$' } } },
+        { collectionName: 'ok_name', attributes: { a: { type: 'string', regex: '^(a)\\1$' } } },
+        'attributes.a.regex',
+      ],
+      [
+        { collectionName: 'ok_name', attributes: { a: { type: 'string', regex: '^(?=a)\\w+$' } } },
         'attributes.a.regex',
       ],
       [
@@ -317,6 +321,27 @@ describe('custom tables: content types', () => {
     const tables = await sql(db, `SELECT 1 FROM information_schema.tables WHERE table_name = 'cms_ok_name'`);
     expect(tables).toHaveLength(0);
     await f.admin('post', '/api/cms/content-types').send(EVERY_TYPE).expect(409);
+  });
+
+  it('evaluates a pattern in linear time: an exponential one for backtracking answers at once, others meanwhile', async () => {
+    await f
+      .admin('post', '/api/cms/content-types')
+      .send({
+        collectionName: 'codes',
+        attributes: { code: { type: 'string', regex: '^([a-z]|[a-z0-9])+$' } },
+      })
+      .expect(201);
+    const started = Date.now();
+    const [write, health] = await Promise.all([
+      f.admin('post', '/api/cms/codes').send({ code: `${'a'.repeat(254)}!` }),
+      new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
+        f.t.http().get('/management/health/liveness'),
+      ),
+    ]);
+    expect(Date.now() - started).toBeLessThan(500);
+    expect([write.status, fieldsOf(write), health.status]).toEqual([400, ['code'], 200]);
+    await f.admin('post', '/api/cms/codes').send({ code: 'abc123' }).expect(201);
+    await f.admin('delete', '/api/cms/content-types/codes').expect(204);
   });
 
   it('PUT adds, drops and changes fields with rows kept; a change the data cannot take is 409 and changes nothing', async () => {

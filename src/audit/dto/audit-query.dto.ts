@@ -13,33 +13,31 @@ import {
   Min,
 } from 'class-validator';
 import { AUDIT_ACTIONS, AuditAction } from '../../audit-trail/audit-log.entity';
+import { IsDateTimeText } from '../../common/validation/datetime';
 import { ZeroBasedPageQueryDto } from '../../common/pagination/zero-based-page-query';
 
 const DATE_HINT = 'ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time';
-/** Shape only; the calendar and the order of the two dates are checked by parseRange. */
-const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/i;
-const dateMessage = (field: string) => ({ message: `${field} must be an ISO date or date-time` });
 
 /** Optional period of any audit query. */
 export class AuditRangeQueryDto extends ZeroBasedPageQueryDto {
   @ApiPropertyOptional({ description: DATE_HINT, example: '2026-01-01' })
   @IsOptional()
-  @Matches(DATE_SHAPE, dateMessage('startDate'))
+  @IsDateTimeText()
   startDate?: string;
 
   @ApiPropertyOptional({ description: DATE_HINT, example: '2026-01-31' })
   @IsOptional()
-  @Matches(DATE_SHAPE, dateMessage('endDate'))
+  @IsDateTimeText()
   endDate?: string;
 }
 
 export class TimeRangeQueryDto extends ZeroBasedPageQueryDto {
   @ApiProperty({ description: DATE_HINT, example: '2026-01-01' })
-  @Matches(DATE_SHAPE, dateMessage('startDate'))
+  @IsDateTimeText()
   startDate: string;
 
   @ApiProperty({ description: DATE_HINT, example: '2026-01-31' })
-  @Matches(DATE_SHAPE, dateMessage('endDate'))
+  @IsDateTimeText()
   endDate: string;
 }
 
@@ -70,12 +68,12 @@ export class ErrorsQueryDto extends AuditRangeQueryDto {
 export class ReportPeriodDto {
   @ApiPropertyOptional({ description: `${DATE_HINT}; default 30 days before endDate` })
   @IsOptional()
-  @Matches(DATE_SHAPE, dateMessage('startDate'))
+  @IsDateTimeText()
   startDate?: string;
 
   @ApiPropertyOptional({ description: `${DATE_HINT}; default now` })
   @IsOptional()
-  @Matches(DATE_SHAPE, dateMessage('endDate'))
+  @IsDateTimeText()
   endDate?: string;
 }
 

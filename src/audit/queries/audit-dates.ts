@@ -1,8 +1,5 @@
 import { AppError } from '../../common/errors/app-error';
-
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+import { DATE_TIME_RULE, readDateTime } from '../../common/validation/datetime';
 
 export interface AuditDate {
   date: Date;
@@ -21,26 +18,10 @@ export interface DateRange {
   endText?: string;
 }
 
-function validDay(y: string, m: string, d: string): boolean {
-  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  return (
-    date.getUTCFullYear() === Number(y) &&
-    date.getUTCMonth() === Number(m) - 1 &&
-    date.getUTCDate() === Number(d)
-  );
-}
-
 /** An ISO date (`2026-01-31`, a UTC day) or date-time (no offset means UTC); null when not one. */
 export function parseAuditDate(text: string): AuditDate | null {
-  const day = DATE_ONLY.exec(text);
-  if (day) {
-    if (!validDay(day[1], day[2], day[3])) return null;
-    return { date: new Date(`${text}T00:00:00.000Z`), dateOnly: true, text };
-  }
-  const time = DATE_TIME.exec(text);
-  if (!time || !validDay(time[1], time[2], time[3])) return null;
-  const date = new Date(time[7] ? text : `${text}Z`);
-  return Number.isNaN(date.getTime()) ? null : { date, dateOnly: false, text };
+  const read = readDateTime(text);
+  return read && { ...read, text };
 }
 
 /** Parses the startDate/endDate pair; startDate after endDate is a 400 VALIDATION_ERROR. */
@@ -49,10 +30,10 @@ export function parseRange(startDate?: string, endDate?: string): DateRange {
   const end = endDate === undefined ? null : parseAuditDate(endDate);
   const problems = [
     ...(startDate !== undefined && !start
-      ? [{ field: 'startDate', message: 'startDate must be an ISO date or date-time' }]
+      ? [{ field: 'startDate', message: `startDate must be ${DATE_TIME_RULE}` }]
       : []),
     ...(endDate !== undefined && !end
-      ? [{ field: 'endDate', message: 'endDate must be an ISO date or date-time' }]
+      ? [{ field: 'endDate', message: `endDate must be ${DATE_TIME_RULE}` }]
       : []),
   ];
   if (problems.length) throw AppError.validation(problems);

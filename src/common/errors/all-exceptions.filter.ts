@@ -6,6 +6,7 @@ import { AppError, EnvelopeBError, PlainMessageError } from './app-error';
 import { httpErrorEvents } from './http-error-events';
 import { JSON_TOO_DEEP } from '../http/json-depth';
 import { constraintViolation } from '../../database/constraint-violation';
+import { unavailableDependency } from './unavailable-dependency';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -21,6 +22,24 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'RATE_LIMITED',
 };
 
+/** Seconds a caller is told to wait when a dependency is away; a restart or failover takes a few. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+const UNAVAILABLE_MESSAGES = {
+  database: 'The database is unavailable; try again shortly',
+  redis: 'A backing service is unavailable; try again shortly',
+};
+
+/** A lost database or Redis connection is the caller's 503 to retry, not a fault of ours (500). */
+function serviceUnavailable(exception: unknown): AppError | null {
+  if (exception instanceof AppError || exception instanceof HttpException) return null;
+  const dependency = unavailableDependency(exception);
+  if (!dependency) return null;
+  return new AppError(503, 'SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGES[dependency], undefined, {
+    'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+  });
+}
+
 interface Answer {
   status: number;
   code: string;
@@ -34,7 +53,8 @@ interface Answer {
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
-  catch(exception: unknown, host: ArgumentsHost) {
+  catch(thrown: unknown, host: ArgumentsHost) {
+    const exception = serviceUnavailable(thrown) ?? thrown;
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();

@@ -4,7 +4,6 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
-  IsDateString,
   IsIn,
   IsNotEmpty,
   IsOptional,
@@ -12,6 +11,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { IsDateTimeText } from '../../../common/validation/datetime';
 import { RESOURCES } from '../../../access/permissions';
 
 export class ResourcePermissionDto {
@@ -40,7 +40,7 @@ export class CreateApiTokenDto {
 
   @ApiPropertyOptional({ example: '2030-01-01T00:00:00Z', description: 'ISO 8601; no expiry when absent' })
   @IsOptional()
-  @IsDateString({ strict: true })
+  @IsDateTimeText()
   expiresAt?: string;
 
   @ApiPropertyOptional({ default: false, description: 'Acts with the creator’s role and permissions' })
