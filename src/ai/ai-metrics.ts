@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { MetricsService } from '../observability/metrics/metrics.service';
+import { AiProviders } from './ai-providers';
+import { AiSettings } from './ai.settings';
 import { ExchangeQueue } from './log/exchange-queue';
+import { modelLabels } from './model-labels';
+import { priceTable } from './prices';
 
-/** Chat metrics in the app's registry. */
+/** Chat metrics in the app's registry; `model` is a configured or priced model, else `other`. */
 @Injectable()
 export class AiMetrics {
   readonly requests: Counter<'provider' | 'model' | 'status'>;
@@ -11,8 +15,10 @@ export class AiMetrics {
   readonly duration: Histogram<'provider' | 'model'>;
   readonly cost: Counter<'provider' | 'model'>;
   readonly overhead: Histogram<'provider'>;
+  private readonly modelLabel: (model: string) => string;
 
-  constructor(metrics: MetricsService, queue: ExchangeQueue) {
+  constructor(metrics: MetricsService, queue: ExchangeQueue, settings: AiSettings, providers: AiProviders) {
+    this.modelLabel = modelLabels(priceTable(settings.AI_MODEL_PRICES), providers.list());
     const registers = [metrics.registry];
     this.requests = new Counter({
       name: 'ai_requests_total',
@@ -66,7 +72,7 @@ export class AiMetrics {
     latencyMs: number;
     cost: number;
   }) {
-    const labels = { provider: e.provider, model: e.model };
+    const labels = { provider: e.provider, model: this.modelLabel(e.model) };
     this.requests.inc({ ...labels, status: e.success ? 'success' : 'error' });
     this.duration.observe(labels, e.latencyMs / 1000);
     if (!e.success) return;

@@ -39,6 +39,16 @@ export class DocumentsSettings {
   OCR_JOB_LOCK_MS = 60000;
 
   /**
+   * OCR jobs of one client in the queue at most (waiting, running or waiting for a retry); the rest
+   * wait their client's turn, so clients are served in turn. At least the OCR jobs all workers run
+   * at a time lets one client alone keep them busy.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  OCR_CLIENT_MAX_IN_FLIGHT = 4;
+
+  /**
    * Search ranks at most this many matching documents of a query: all of them when there are no more,
    * otherwise the newest ones (highest id); totalElements then stops at it and totalExact is false.
    */

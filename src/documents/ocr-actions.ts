@@ -4,6 +4,7 @@ import { PlainMessageError } from '../common/errors/app-error';
 import { AppError } from '../common/errors/app-error';
 import { FileRecords } from '../files';
 import { RateLimiter } from '../rate-limits/rate-limiter';
+import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { DISABLED_MESSAGE, readsType, unsupportedMessage } from './document-intake';
 import { findDocument } from './document-queries';
@@ -44,9 +45,14 @@ export class OcrActions {
     return config;
   }
 
+  /**
+   * One budget per user or company of the current client: ids are numbered per client database, so
+   * a key without the client would make user 1 of every client share one budget.
+   */
   async limit(name: string, key: (string | number)[], limit: number, windowSeconds: number) {
+    const client = tenantContext.get().client.identifier;
     try {
-      await this.limiter.consume(`ocr-${name}`, [{ key, limit, windowSeconds }]);
+      await this.limiter.consume(`ocr-${name}`, [{ key: [client, ...key], limit, windowSeconds }]);
     } catch (err) {
       if (!(err instanceof AppError) || err.status !== 429) throw err;
       throw fail('Too many requests; try again later', 429, err.headers);

@@ -27,11 +27,11 @@ export class OcrMetrics {
       (await queue.queue.getJobCounts().catch(() => null)) as Record<string, number> | null;
     new Gauge({
       name: 'ocr_queue_pending',
-      help: 'OCR jobs waiting',
+      help: "OCR jobs waiting: their client's turn, a worker or a retry",
       registers,
       async collect() {
-        const c = await counts();
-        if (c) this.set((c.waiting ?? 0) + (c.delayed ?? 0));
+        const [c, backlog] = await Promise.all([counts(), queue.backlog().catch(() => null)]);
+        if (c && backlog !== null) this.set((c.waiting ?? 0) + (c.delayed ?? 0) + backlog);
       },
     });
     new Gauge({

@@ -66,9 +66,12 @@ export class TenantQueue<T extends object> implements OnModuleDestroy {
 
   /** Runs this process's share of the jobs, `concurrency` at a time, each in the tenant that queued it. */
   process(concurrency: number, work: (data: T) => Promise<unknown>): void {
-    void this.queue.process(concurrency, (job: Bull.Job<T & TenantJob>) =>
-      runAsTenant(this.tenantOf(job), () => work(job.data)),
-    );
+    void this.queue.process(concurrency, (job: Bull.Job<T & TenantJob>) => this.runJob(job, work));
+  }
+
+  /** One attempt of a job, in its tenant. */
+  protected runJob(job: Bull.Job<T & TenantJob>, work: (data: T) => Promise<unknown>): Promise<unknown> {
+    return runAsTenant(this.tenantOf(job), () => work(job.data));
   }
 
   /** The tenant a job runs in (runAsTenant checks it again: it comes back from Redis). */
@@ -76,7 +79,7 @@ export class TenantQueue<T extends object> implements OnModuleDestroy {
     return job.data.tenant;
   }
 
-  private jobOptions(tenant: JobTenant, data: T, delayMs: number): Bull.JobOptions {
+  protected jobOptions(tenant: JobTenant, data: T, delayMs: number): Bull.JobOptions {
     const { dedup, keepFinished } = this.options;
     return {
       ...(dedup && { jobId: this.jobId(tenant, dedup.key(data)) }),
@@ -87,7 +90,7 @@ export class TenantQueue<T extends object> implements OnModuleDestroy {
     };
   }
 
-  private jobId({ client, schema }: JobTenant, key: string | number): string {
+  protected jobId({ client, schema }: JobTenant, key: string | number): string {
     const { dedup } = this.options;
     if (!dedup) throw new Error(`Jobs of ${this.queue.name} have no ids of their own`);
     return dedup.per === 'schema' ? `${client.identifier}:${schema}:${key}` : `${client.identifier}:${key}`;

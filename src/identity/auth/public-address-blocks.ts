@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { MetricsService } from '../../observability/metrics/metrics.service';
+import { mountLabel } from '../../observability/metrics/route-label';
 
 /** The routes that share the per-address budget of PublicAddressLimit. */
 export const PUBLIC_LIMITED_PATHS = [
@@ -47,7 +48,7 @@ export function refuseBlockedAddresses(blocks: PublicAddressBlocks, metrics: Met
     const retryAfter = blocks.retryAfterSeconds(req.ip ?? 'unknown');
     if (retryAfter === 0) return next();
     metrics.anonymousErrors.inc({ status: '429' });
-    metrics.httpDuration.observe({ method: req.method, route: req.baseUrl, status: '429' }, 0);
+    metrics.httpDuration.observe({ method: req.method, route: mountLabel(req), status: '429' }, 0);
     res.status(429).set({ 'Retry-After': String(retryAfter), 'Content-Type': 'application/json' });
     res.end(REFUSAL);
   };

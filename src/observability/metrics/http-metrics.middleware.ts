@@ -1,6 +1,7 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { MetricsService } from './metrics.service';
+import { routeLabel } from './route-label';
 
 /** Observes every request's duration, labelled with the route template (not the raw path). */
 @Injectable()
@@ -10,8 +11,7 @@ export class HttpMetricsMiddleware implements NestMiddleware {
   use(req: Request, res: Response, next: NextFunction) {
     const end = this.metrics.httpDuration.startTimer();
     res.once('finish', () => {
-      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
-      end({ method: req.method, route, status: String(res.statusCode) });
+      end({ method: req.method, route: routeLabel(req), status: String(res.statusCode) });
     });
     next();
   }
