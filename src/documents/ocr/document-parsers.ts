@@ -7,8 +7,8 @@ import { checkPdfInflatedSize } from './pdf-limits';
 type PdfJs = typeof import('pdfjs-dist');
 let pdfjsModule: PdfJs | undefined;
 
-/** pdfjs-dist 3's legacy build (CommonJS, no canvas needed for text), loaded on the first PDF. */
-function pdfjs(): PdfJs {
+/** pdfjs-dist 3's legacy build (CommonJS, no canvas needed for text), loaded on first use. */
+export function pdfjs(): PdfJs {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (pdfjsModule ??= require('pdfjs-dist/legacy/build/pdf.js') as PdfJs);
 }

@@ -52,6 +52,8 @@ export class ParseSandbox implements OnModuleDestroy {
       maxWorkers: this.settings.OCR_WORKERS,
       // Piped and dropped: the parsers' warnings and V8's last words; the errorMessage says why.
       emitStdStreams: true,
+      // A cancelled task's process is killed at once, not given time to clean up: it is busy parsing.
+      workerTerminateTimeout: 1,
       forkOpts: {
         serialization: 'advanced',
         execArgv: [...SOURCE_HOOK, `--max-old-space-size=${this.settings.OCR_SANDBOX_MEMORY_MB}`],

@@ -1,5 +1,5 @@
 import { worker } from 'workerpool';
-import { parseDocument, ParsedText } from './document-parsers';
+import { parseDocument, ParsedText, pdfjs } from './document-parsers';
 import { InputLimits } from './input-limits';
 
 /** The sandbox process's one method (see parse-sandbox.ts): one document's text. */
@@ -8,3 +8,5 @@ function parse(content: Uint8Array, ext: string, limits: InputLimits): Promise<P
 }
 
 worker({ parse });
+// Loaded while the process waits for its first task, so a fresh process reads at once.
+pdfjs();
