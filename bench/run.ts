@@ -18,6 +18,7 @@ async function main() {
       'cms',
       'ai',
       'documents',
+      'untrusted',
     ]) {
       const file = join(__dirname, `${name}.js`);
       if (!existsSync(file)) continue;
