@@ -19,6 +19,7 @@ async function main() {
       'ai',
       'documents',
       'ocr-fairness',
+      'untrusted',
     ]) {
       const file = join(__dirname, `${name}.js`);
       if (!existsSync(file)) continue;

@@ -19,6 +19,7 @@ import { OcrQueue } from './ocr-queue';
 import { OcrProcessor } from './ocr.processor';
 import { EmbeddedOcrEngine } from './ocr/embedded-engine';
 import { HttpOcrEngine } from './ocr/http-engine';
+import { ParseSandbox } from './ocr/parse-sandbox';
 import { TextExtraction } from './ocr/text-extraction';
 import { DocumentContent } from './entities/document-content.entity';
 
@@ -49,6 +50,7 @@ export class DocumentsModule {
         OcrMetrics,
         EmbeddedOcrEngine,
         HttpOcrEngine,
+        ParseSandbox,
         TextExtraction,
         DocumentIntake,
         DocumentProcessing,

@@ -38,6 +38,54 @@ export class DocumentsSettings {
   @Min(500)
   OCR_JOB_LOCK_MS = 60000;
 
+  /** Heap ceiling of each thread that parses a PDF, DOCX or DOC; a document that needs more fails. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(32)
+  OCR_SANDBOX_MEMORY_MB = 512;
+
+  /** Time one document may take to be read (parsing or embedded OCR); past it the document fails. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  OCR_DOCUMENT_TIMEOUT_MS = 120000;
+
+  /** Images above this many pixels (width × height, read from the header) are refused undecoded. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  OCR_IMAGE_MAX_PIXELS = 40000000;
+
+  /** PDFs with more pages than this are refused. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  OCR_PDF_MAX_PAGES = 500;
+
+  /** PDFs whose streams (images aside) inflate to more bytes than this together are refused. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  OCR_PDF_MAX_INFLATED_BYTES = 104857600;
+
+  /** DOCX files whose zip entries inflate to more bytes than this together are refused. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  OCR_DOCX_MAX_INFLATED_BYTES = 104857600;
+
+  /** DOCX files with an entry of over 1 MiB compressed more than this to one are refused. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  OCR_DOCX_MAX_RATIO = 200;
+
+  /** Extracted text kept per document, in characters; the rest is dropped. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  OCR_MAX_TEXT_CHARS = 1000000;
+
   /**
    * OCR jobs of one client in the queue at most (waiting, running or waiting for a retry); the rest
    * wait their client's turn, so clients are served in turn. At least the OCR jobs all workers run

@@ -1,5 +1,6 @@
 import { until } from '../webhooks/receiver';
-import { TestApp } from '../support/test-app';
+import { SmtpSink } from '../support/smtp-sink';
+import { bootApp, TestApp } from '../support/test-app';
 
 export const as = (token: string, client: string) => ({
   'X-Client-ID': client,
@@ -39,4 +40,25 @@ export async function documentOf(
     extractedText: string;
     errorMessage: string | null;
   };
+}
+
+/** An app with OCR on and a quick outbox relay, with the mail sink that provisioning needs. */
+export async function bootOcrApp(env: Record<string, string> = {}) {
+  const sink = await new SmtpSink().start();
+  const t = await bootApp({
+    env: { SMTP_URL: sink.url, OCR_ENABLED: 'true', EVENT_RELAY_POLL_MS: '200', ...env },
+  });
+  const close = async () => {
+    await t.close();
+    await sink.stop();
+  };
+  return { sink, t, close };
+}
+
+/** Turns OCR on for the first company of the caller's client; answers that company's id. */
+export async function enableOcr(t: TestApp, headers: Record<string, string>): Promise<number> {
+  const companies = await t.http().get('/api/admin/companies').set(headers).expect(200);
+  const companyId = Math.min(...companies.body.data.map((c: { id: number }) => c.id));
+  await t.http().post(`/api/companies/${companyId}/ocr-config/enable`).set(headers).expect(200);
+  return companyId;
 }

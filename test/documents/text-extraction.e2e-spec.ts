@@ -1,6 +1,7 @@
 import { DocumentsSettings } from '../../src/documents/documents.settings';
 import { EmbeddedOcrEngine } from '../../src/documents/ocr/embedded-engine';
 import { HttpOcrEngine } from '../../src/documents/ocr/http-engine';
+import { ParseSandbox } from '../../src/documents/ocr/parse-sandbox';
 import { TextExtraction } from '../../src/documents/ocr/text-extraction';
 import { corruptPng, renderTextPng, textDocx, textPdf } from './fixtures';
 
@@ -8,8 +9,9 @@ import { corruptPng, renderTextPng, textDocx, textPdf } from './fixtures';
 describe('text extraction', () => {
   const settings = Object.assign(new DocumentsSettings(), { OCR_WORKERS: 1 });
   const engine = new EmbeddedOcrEngine(settings);
-  const extraction = new TextExtraction(settings, engine, {} as HttpOcrEngine);
-  afterAll(() => engine.onModuleDestroy());
+  const sandbox = new ParseSandbox(settings);
+  const extraction = new TextExtraction(settings, engine, {} as HttpOcrEngine, sandbox);
+  afterAll(() => Promise.all([engine.onModuleDestroy(), sandbox.onModuleDestroy()]));
 
   it('reads a rendered PNG, survives a corrupt one and keeps reading', async () => {
     const png = renderTextPng(['TURBINE INSPECTION 2026', 'GENERATOR BEARING REPORT']);

@@ -26,7 +26,8 @@ interface Pool {
 /**
  * tesseract.js in worker threads: per language a pool of OCR_WORKERS workers, created on first use
  * and kept. Every worker has an error handler, so an image Tesseract cannot decode rejects its job
- * instead of raising an uncaught error in the process; such a worker is replaced.
+ * instead of raising an uncaught error in the process; such a worker is replaced, as is one whose
+ * reading is aborted (the document's time limit): ending its thread is the only way to stop it.
  */
 @Injectable()
 export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
@@ -41,12 +42,17 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
     return Promise.resolve({ available: true, url: null, version: `tesseract.js ${tesseractVersion()}` });
   }
 
-  async recognize(content: Buffer, _mime: string, language: string): Promise<OcrResult> {
+  async recognize(
+    content: Buffer,
+    _mime: string,
+    language: string,
+    signal?: AbortSignal,
+  ): Promise<OcrResult> {
     const lang = tesseractCode(language);
     const worker = await this.take(lang);
     let healthy = true;
     try {
-      const { data } = await worker.recognize(content);
+      const { data } = await abortable(worker.recognize(content), signal);
       return {
         text: data.text ?? '',
         confidence: Math.max(0, Math.min(1, (data.confidence ?? 0) / 100)),
@@ -54,6 +60,7 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
       };
     } catch (err) {
       healthy = false;
+      if (signal?.aborted) throw err;
       throw new Error(`Image could not be read: ${errorText(err)}`);
     } finally {
       if (healthy) this.give(lang, worker);
@@ -140,6 +147,17 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
       (err: Error) => this.logger.error(`Could not replace a Tesseract worker: ${err.message}`),
     );
   }
+}
+
+/** The promise, or a rejection as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function errorText(err: unknown): string {

@@ -13,10 +13,13 @@ export interface OcrServiceStatus {
   version: string;
 }
 
-/** One OCR engine: the embedded Tesseract or the HTTP service. `language` is a caller's code (`en`). */
+/**
+ * One OCR engine: the embedded Tesseract or the HTTP service. `language` is a caller's code (`en`).
+ * `signal` aborts the reading (the embedded engine ends the worker; the HTTP engine has its own timeout).
+ */
 export interface OcrEngine {
   readonly name: 'embedded' | 'http';
-  recognize(content: Buffer, mime: string, language: string): Promise<OcrResult>;
+  recognize(content: Buffer, mime: string, language: string, signal?: AbortSignal): Promise<OcrResult>;
   status(): Promise<OcrServiceStatus>;
 }
 

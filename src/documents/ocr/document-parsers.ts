@@ -1,0 +1,87 @@
+import mammoth from 'mammoth';
+import WordExtractor from 'word-extractor';
+import { checkDocxDirectory } from './docx-limits';
+import { InputLimits } from './input-limits';
+import { checkPdfInflatedSize } from './pdf-limits';
+
+type PdfJs = typeof import('pdfjs-dist');
+let pdfjsModule: PdfJs | undefined;
+
+/** pdfjs-dist 3's legacy build (CommonJS, no canvas needed for text), loaded on first use. */
+export function pdfjs(): PdfJs {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (pdfjsModule ??= require('pdfjs-dist/legacy/build/pdf.js') as PdfJs);
+}
+
+export interface ParsedText {
+  text: string;
+  pages: number;
+}
+
+const failed = (kind: string) => (err: Error) => {
+  throw new Error(`${kind} could not be read: ${err.message}`);
+};
+
+/** Text of a PDF's text layer and its page count; reading stops once `maxTextChars` are collected. */
+async function pdfText(content: Buffer, limits: InputLimits): Promise<ParsedText> {
+  checkPdfInflatedSize(content, limits.pdfMaxInflatedBytes);
+  const doc = await pdfjs()
+    .getDocument({
+      data: new Uint8Array(content),
+      isEvalSupported: false,
+      useSystemFonts: false,
+      disableFontFace: true,
+      verbosity: 0,
+    })
+    .promise.catch(failed('PDF'));
+  try {
+    if (doc.numPages > limits.pdfMaxPages) {
+      throw new Error(
+        `PDF has ${doc.numPages} pages, over the limit of ${limits.pdfMaxPages} (OCR_PDF_MAX_PAGES)`,
+      );
+    }
+    const pages: string[] = [];
+    let length = 0;
+    for (let n = 1; n <= doc.numPages && length < limits.maxTextChars; n++) {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent();
+      const text = content.items
+        .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : ''))
+        .join('')
+        .trim();
+      pages.push(text);
+      length += text.length + 2;
+      page.cleanup();
+    }
+    return { text: pages.join('\n\n'), pages: doc.numPages };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+async function docxText(content: Buffer, limits: InputLimits): Promise<ParsedText> {
+  checkDocxDirectory(content, limits.docxMaxInflatedBytes, limits.docxMaxRatio);
+  const { value } = await mammoth.extractRawText({ buffer: content }).catch(failed('DOCX'));
+  return { text: value, pages: 1 };
+}
+
+async function docText(content: Buffer): Promise<ParsedText> {
+  const doc = await new WordExtractor().extract(content).catch(failed('DOC'));
+  return { text: doc.getBody(), pages: 1 };
+}
+
+const PARSERS: Record<string, (content: Buffer, limits: InputLimits) => Promise<ParsedText>> = {
+  '.pdf': pdfText,
+  '.docx': docxText,
+  '.doc': docText,
+};
+
+export const PARSED_TYPES = new Set(Object.keys(PARSERS));
+
+/** The text of a PDF, DOCX or DOC, within `limits`, cut at `maxTextChars`. */
+export async function parseDocument(content: Buffer, ext: string, limits: InputLimits): Promise<ParsedText> {
+  const parser = PARSERS[ext];
+  if (!parser) throw new Error(`File type not supported for OCR: ${ext}`);
+  const parsed = await parser(content, limits);
+  return { text: parsed.text.slice(0, limits.maxTextChars), pages: parsed.pages };
+}
