@@ -18,6 +18,7 @@ async function main() {
       'cms',
       'ai',
       'documents',
+      'tenants/startup',
     ]) {
       const file = join(__dirname, `${name}.js`);
       if (!existsSync(file)) continue;
