@@ -20,6 +20,7 @@ async function main() {
       'documents',
       'ocr-fairness',
       'untrusted',
+      'tenants/startup',
     ]) {
       const file = join(__dirname, `${name}.js`);
       if (!existsSync(file)) continue;

@@ -1,15 +1,24 @@
 import './observability/tracing-start';
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { createApp } from './app.factory';
 import { redactText } from './common/logging/redact';
-import { AppConfig, ConfigError } from './config/app-config';
-import { shutDownGracefully } from './observability/shutdown/graceful-shutdown';
+import { ConfigError, loadConfig } from './config/app-config';
+import { openStartingProbes } from './starting-probes';
 
 async function main() {
+  const { PORT } = loadConfig();
+  // A fixed port answers liveness from the first moment; a random one (0) has nothing to probe yet.
+  const starting = PORT ? await openStartingProbes(PORT) : undefined;
+  // Loaded after the port answers: requiring the application's modules alone takes seconds.
+  const [{ Logger }, { createApp }, { AppConfig }, { shutDownGracefully }] = await Promise.all([
+    import('@nestjs/common'),
+    import('./app.factory'),
+    import('./config/app-config'),
+    import('./observability/shutdown/graceful-shutdown'),
+  ]);
   const app = await createApp();
   const config = app.get(AppConfig);
   shutDownGracefully(app, 'api');
+  await starting?.close();
   await app.listen(config.PORT);
   const { port } = app.getHttpServer().address() as { port: number };
   new Logger('Main').log(`Listening on port ${port}`);

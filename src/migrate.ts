@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { redactText } from './common/logging/redact';
 import { ConfigError } from './config/app-config';
 import { AppLogger } from './observability/logging/app-logger';
+import { StartupMigrations } from './platform/startup-migrations';
 
 /**
  * Applies every pending migration, then exits: the master database's sets and, unless
@@ -21,8 +22,11 @@ async function main() {
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(env), { bufferLogs: true });
   app.useLogger(app.get(AppLogger));
   await app.init();
-  new Logger('Migrate').log('Migrations applied');
+  // Client migrations run in the background of an application; this job waits for their first pass.
+  const failed = await app.get(StartupMigrations).settled();
   await app.close();
+  if (failed) throw new Error(`${failed} client database(s) could not be migrated (see the log above)`);
+  new Logger('Migrate').log('Migrations applied');
 }
 
 main().then(

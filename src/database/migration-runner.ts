@@ -1,6 +1,7 @@
+import { Client as PgClient } from 'pg';
 import { MigrationInterface } from 'typeorm';
 import { createDataSource, DbTarget } from './data-source-factory';
-import { quoteIdent } from './ddl';
+import { quoteIdent, quoteLiteral } from './ddl';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -40,33 +41,49 @@ export async function runMigrationSet(
   }
 }
 
-/** Migration names of a set that a schema has not run yet, and the newest one it has. */
-export async function migrationStatus(
-  target: DbTarget,
-  migrations: MigrationClass[],
-  schema = 'public',
-): Promise<{ currentVersion: string | null; pendingVersions: string[] }> {
-  const dataSource = createDataSource(target, {
-    entities: [],
-    poolMax: 1,
-    schema,
-    applicationName: 'svc-platform:migrator',
-  });
-  await dataSource.initialize();
-  try {
-    const [exists] = await dataSource.query('SELECT to_regclass($1) AS t', [
-      `${quoteIdent(schema)}.migrations`,
-    ]);
-    const executed: { name: string }[] = exists.t
-      ? await dataSource.query(`SELECT name FROM ${quoteIdent(schema)}.migrations ORDER BY timestamp`)
-      : [];
-    const done = new Set(executed.map((row) => row.name));
-    const known = migrations.map((m) => new m().name ?? m.name);
-    return {
-      currentVersion: executed.length ? executed[executed.length - 1].name : null,
-      pendingVersions: known.filter((name) => !done.has(name)),
-    };
-  } finally {
-    await dataSource.destroy();
-  }
+/** A migration's name as TypeORM records it: its `name` property, else its class name. */
+export function migrationName(migration: MigrationClass): string {
+  return new migration().name ?? migration.name;
+}
+
+/** A migration's timestamp: the 13 digits its name ends with, TypeORM's own rule. */
+export function migrationTimestamp(name: string): number {
+  const digits = /(\d{13})$/.exec(name);
+  if (!digits) throw new Error(`Migration name without a timestamp: ${name}`);
+  return Number(digits[1]);
+}
+
+/** The names of a set's migrations newer than `applied` (all of them when nothing ran). */
+export function migrationsAfter(migrations: MigrationClass[], applied: string | null): string[] {
+  const since = applied === null ? -1 : migrationTimestamp(applied);
+  return migrations.map(migrationName).filter((name) => migrationTimestamp(name) > since);
+}
+
+/**
+ * The newest migration each schema of a database has recorded (null when its `migrations` table is
+ * missing or empty), read over one connection in two queries: the schemas named `public` or LIKE
+ * `schemaLike`, then one row per schema from its table. The migrations' own metadata is never loaded.
+ */
+export async function newestMigrations(
+  pg: PgClient,
+  schemaLike: string,
+): Promise<Map<string, string | null>> {
+  const { rows: schemas } = await pg.query<{ schema: string; has_table: boolean }>(
+    `SELECT n.nspname AS schema, to_regclass(quote_ident(n.nspname) || '.migrations') IS NOT NULL AS has_table
+       FROM pg_namespace n WHERE n.nspname = 'public' OR n.nspname LIKE $1`,
+    [schemaLike],
+  );
+  const newest = new Map<string, string | null>(schemas.map((s) => [s.schema, null]));
+  const withTable = schemas.filter((s) => s.has_table).map((s) => s.schema);
+  if (!withTable.length) return newest;
+  const { rows } = await pg.query<{ schema: string; name: string | null }>(
+    withTable
+      .map(
+        (schema) =>
+          `SELECT ${quoteLiteral(schema)} AS schema, (SELECT name FROM ${quoteIdent(schema)}.migrations ORDER BY timestamp DESC, id DESC LIMIT 1) AS name`,
+      )
+      .join(' UNION ALL '),
+  );
+  for (const row of rows) newest.set(row.schema, row.name);
+  return newest;
 }

@@ -5,8 +5,9 @@ import { PageQueryDto } from '../common/pagination/pagination';
 import { ClientsService } from './clients.service';
 import { ClientEnvelopeDto, CreateClientDto, MigrationStatusDto, UpdateClientDto } from './dto/client.dto';
 import { IdParam } from '../common/validation/id-param.pipe';
+import { MigrationJobStartedDto } from './dto/migration-job.dto';
 
-const PLATFORM_ADMIN = { minRole: 'SUPER_ADMIN', platform: true } as const;
+export const PLATFORM_ADMIN = { minRole: 'SUPER_ADMIN', platform: true } as const;
 
 /** Platform administration: SUPER_ADMIN on the master database. `/admin/clients` is an alias. */
 @ApiTags('Platform administration')
@@ -39,6 +40,7 @@ export class ClientsController {
 
   @Route('GET', 'migration-status', {
     summary: 'Schema version and pending migrations of every provisioned client',
+    description: "From each production schema's newest recorded migration, read in parallel.",
     ...PLATFORM_ADMIN,
     response: MigrationStatusDto,
   })
@@ -47,9 +49,13 @@ export class ClientsController {
   }
 
   @Route('POST', 'migrate', {
-    summary: 'Run pending migrations on every active client database',
+    summary: 'Start a migration job over every provisioned client database (and their sandboxes)',
+    description:
+      'Answers at once with the job id; GET /api/platform/migrations/{jobId} shows its progress per client.',
     ...PLATFORM_ADMIN,
-    status: 200,
+    status: 202,
+    response: MigrationJobStartedDto,
+    answers: { 503: 'SERVICE_UNAVAILABLE: the job queue is unreachable, with Retry-After' },
   })
   migrateAll() {
     return this.clients.migrateAll();
@@ -114,8 +120,14 @@ export class ClientsController {
   }
 
   @Route('POST', ':id/migrate', {
-    summary: 'Run pending migrations on one client database (and its sandboxes)',
+    summary: 'Start a migration job over one client database (and its sandboxes)',
+    description: 'Answers at once with the job id; GET /api/platform/migrations/{jobId} shows its progress.',
     ...PLATFORM_ADMIN,
+    status: 202,
+    response: MigrationJobStartedDto,
+    notFound: true,
+    conflict: 'Client is not ACTIVE or SUSPENDED',
+    answers: { 503: 'SERVICE_UNAVAILABLE: the job queue is unreachable, with Retry-After' },
   })
   migrateOne(@Param('id', IdParam) id: number) {
     return this.clients.migrateOne(id);

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import pLimit from 'p-limit';
 import { In, Not, Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
@@ -11,10 +12,13 @@ import { toClientView } from './client.view';
 import { CreateClientDto, UpdateClientDto } from './dto/client.dto';
 import { Client, ClientStatus } from '../tenancy/entities/client.entity';
 import { ProvisioningQueue } from './provisioning.queue';
-import { publicFailure } from './public-failure';
+import { ClientMigrationQueue } from './client-migration.queue';
+import { MigrationJobs, MigrationJobScope } from './migration-jobs';
 
 /** Clients whose database exists: they are migrated, and reported by migration status. */
-const MIGRATABLE: ClientStatus[] = ['ACTIVE', 'SUSPENDED'];
+export const MIGRATABLE: ClientStatus[] = ['ACTIVE', 'SUSPENDED'];
+/** Client databases migration status reads at the same time. */
+const STATUS_CONCURRENCY = 16;
 
 @Injectable()
 export class ClientsService {
@@ -29,6 +33,8 @@ export class ClientsService {
     private readonly registry: ClientRegistry,
     private readonly databases: ClientDatabases,
     private readonly pools: TenantPools,
+    private readonly jobs: MigrationJobs,
+    private readonly migrations: ClientMigrationQueue,
   ) {
     this.clients = platform.clients();
   }
@@ -126,18 +132,10 @@ export class ClientsService {
     return { data: toClientView(await this.find(id)) };
   }
 
+  /** Starts a migration job over every provisioned client; its progress is at GET /api/platform/migrations/{jobId}. */
   async migrateAll() {
-    const results: Record<string, { migrationsRun: string[]; error?: string }> = {};
     const clients = await this.clients.find({ where: { status: In(MIGRATABLE) }, order: { id: 'ASC' } });
-    for (const client of clients) {
-      try {
-        results[client.identifier] = { migrationsRun: await this.databases.migrate(client) };
-      } catch (err) {
-        this.logger.error(`Migrating ${client.identifier} failed: ${(err as Error).message}`);
-        results[client.identifier] = { migrationsRun: [], error: publicFailure(err) };
-      }
-    }
-    return { data: results };
+    return this.startJob('all', clients);
   }
 
   async migrateOne(id: number) {
@@ -145,25 +143,53 @@ export class ClientsService {
     if (!MIGRATABLE.includes(client.status)) {
       throw AppError.conflict(`Client is ${client.status}; only provisioned clients can be migrated`);
     }
-    const migrationsRun = await this.databases.migrate(client);
-    return {
-      data: { identifier: client.identifier, migrationsRun, ...(await this.databases.status(client)) },
-    };
+    return this.startJob('client', [client]);
   }
 
+  async migrationJob(jobId: string) {
+    const job = await this.jobs.get(jobId).catch((err: Error) => {
+      throw this.queueDown('Reading the migration job', err);
+    });
+    if (!job) throw AppError.notFound('Migration job');
+    return { data: job };
+  }
+
+  /** One cheap query per client, STATUS_CONCURRENCY clients at a time. */
   async migrationStatus() {
-    const data: Record<string, MigrationReport> = {};
     const clients = await this.clients.find({
       where: { status: In(MIGRATABLE) },
       order: { id: 'ASC' },
     });
-    for (const client of clients) data[client.identifier] = await this.databases.status(client);
-    const reports = Object.values(data);
+    const limit = pLimit(STATUS_CONCURRENCY);
+    const reports = await Promise.all(clients.map((client) => limit(() => this.databases.status(client))));
+    const data: Record<string, MigrationReport> = {};
+    clients.forEach((client, i) => (data[client.identifier] = reports[i]));
     return {
       data,
       totalClients: reports.length,
       clientsWithPendingMigrations: reports.filter((r) => r.pendingCount > 0).length,
     };
+  }
+
+  private async startJob(scope: MigrationJobScope, clients: Client[]) {
+    const identifiers = clients.map((c) => c.identifier);
+    let jobId: string | undefined;
+    try {
+      jobId = await this.jobs.create(scope, identifiers);
+      const id = jobId;
+      await this.migrations.enqueue(identifiers.map((identifier) => ({ jobId: id, identifier })));
+    } catch (err) {
+      if (jobId) await this.jobs.discard(jobId).catch(() => undefined);
+      throw this.queueDown('Starting a migration job', err as Error);
+    }
+    return { data: { jobId } };
+  }
+
+  private queueDown(what: string, err: Error): AppError {
+    this.logger.error(`${what} failed: ${err.message}`);
+    return new AppError(503, 'SERVICE_UNAVAILABLE', 'The job queue is unavailable; try again', undefined, {
+      'Retry-After': '5',
+    });
   }
 
   private async find(id: number, includeDeleted = false): Promise<Client> {

@@ -4,9 +4,11 @@ import { PasswordHasher } from '../identity';
 import { AppConfig } from '../config/app-config';
 import { PlatformDatabase } from '../tenancy/platform-database';
 import { roleIdOf, seedDefaultData } from '../identity';
-import { ClientDatabases } from '../tenancy/client-databases';
+import { In } from 'typeorm';
+import { MIGRATABLE } from './clients.service';
+import { StartupMigrations } from './startup-migrations';
 
-/** Seeds the master tenant, the first SUPER_ADMIN, and auto-migrates active clients at start. */
+/** Seeds the master tenant and the first SUPER_ADMIN, and starts the clients' migrations in the background. */
 @Injectable()
 export class PlatformBootstrap implements OnApplicationBootstrap {
   private readonly logger = new Logger('Bootstrap');
@@ -15,7 +17,7 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
     private readonly platform: PlatformDatabase,
     private readonly config: AppConfig,
     private readonly hasher: PasswordHasher,
-    private readonly databases: ClientDatabases,
+    private readonly startup: StartupMigrations,
   ) {}
 
   async onApplicationBootstrap() {
@@ -56,15 +58,9 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
     if (printedOnce) printGeneratedPassword(printedOnce.email, printedOnce.password);
   }
 
+  /** Queues every provisioned client for migration in the background; the start does not wait. */
   private async migrateClients() {
-    const clients = await this.platform.clients().findBy({ status: 'ACTIVE' });
-    for (const client of clients) {
-      await this.databases
-        .migrate(client)
-        .catch((err: Error) =>
-          this.logger.error(`Auto-migration of ${client.identifier} failed: ${err.message}`),
-        );
-    }
+    this.startup.begin(await this.platform.clients().findBy({ status: In(MIGRATABLE) }));
   }
 }
 

@@ -1,5 +1,14 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { settingsProvider } from '../config/config.module';
+import { ClientMigrationMetrics } from './client-migration-metrics';
+import { ClientMigrationProcessor } from './client-migration.processor';
+import { ClientMigrationQueue } from './client-migration.queue';
+import { ClientMigrator } from './client-migrator';
 import { ClientsController } from './clients.controller';
+import { MigrationJobs } from './migration-jobs';
+import { MigrationJobsController } from './migration-jobs.controller';
+import { PlatformSettings } from './platform.settings';
+import { StartupMigrations } from './startup-migrations';
 import { ClientsService } from './clients.service';
 import { PlatformBootstrap } from './platform-bootstrap';
 import { ProvisioningProcessor } from './provisioning.processor';
@@ -8,12 +17,25 @@ import { ProvisioningQueue } from './provisioning.queue';
 @Module({})
 export class PlatformModule {
   static register(options: { processors: boolean }): DynamicModule {
-    const processors: Provider[] = options.processors ? [ProvisioningProcessor] : [];
+    const processors: Provider[] = options.processors
+      ? [ProvisioningProcessor, ClientMigrationProcessor]
+      : [];
     return {
       module: PlatformModule,
       global: true,
-      controllers: [ClientsController],
-      providers: [ProvisioningQueue, ClientsService, PlatformBootstrap, ...processors],
+      controllers: [ClientsController, MigrationJobsController],
+      providers: [
+        settingsProvider(PlatformSettings),
+        ProvisioningQueue,
+        ClientMigrationQueue,
+        ClientMigrationMetrics,
+        ClientMigrator,
+        MigrationJobs,
+        StartupMigrations,
+        ClientsService,
+        PlatformBootstrap,
+        ...processors,
+      ],
     };
   }
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { AuthSettings } from '../identity';
 import { PasswordResetService } from '../identity';
 import { SecretBox } from '../common/crypto/secret-box';
-import { createDataSource, parseDatabaseUrl } from '../database/data-source-factory';
+import { createDataSource, parseDatabaseUrl, withAdminConnection } from '../database/data-source-factory';
 import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
 import { MailService } from '../mail/mail.service';
 import { ClientLinks } from '../tenancy/client-links';
@@ -14,7 +14,10 @@ import { AppConfig } from '../config/app-config';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
 import { ProvisioningQueue } from './provisioning.queue';
+import { PlatformSettings } from './platform.settings';
 import { publicFailure } from './public-failure';
+
+const PROVISIONING_LOCK = 7243003;
 
 /**
  * Creates the client's database and login role, migrates it, seeds roles and a company, creates the
@@ -36,11 +39,31 @@ export class ProvisioningProcessor implements OnModuleInit {
     private readonly mail: MailService,
     private readonly links: ClientLinks,
     private readonly authSettings: AuthSettings,
+    private readonly settings: PlatformSettings,
     @Inject(TENANT_ENTITIES) private readonly entities: EntityClasses,
   ) {}
 
   onModuleInit() {
-    this.queue.process(1, ({ clientId }) => this.run(clientId));
+    this.queue.process(this.settings.PROVISIONING_CONCURRENCY, ({ clientId }) => this.claimed(clientId));
+  }
+
+  /**
+   * Runs one client's provisioning holding its session advisory lock on the master database, on a
+   * connection of its own: a second run of the same client (a stalled job run again while the first
+   * still works, another worker) finds the lock taken and leaves the work to the first.
+   */
+  private claimed(clientId: number) {
+    return withAdminConnection(parseDatabaseUrl(this.config.DATABASE_URL), async (pg) => {
+      const { rows } = await pg.query<{ claimed: boolean }>(
+        'SELECT pg_try_advisory_lock($1, $2) AS claimed',
+        [PROVISIONING_LOCK, clientId],
+      );
+      if (!rows[0].claimed) {
+        this.logger.warn(`Provisioning of client ${clientId} is already running; this run leaves it`);
+        return;
+      }
+      await this.run(clientId); // the lock ends with the connection
+    });
   }
 
   private async run(clientId: number) {

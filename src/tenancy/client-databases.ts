@@ -8,11 +8,14 @@ import {
   withAdminConnection,
 } from '../database/data-source-factory';
 import { quoteIdent, quoteLiteral, runSchemaDdl, SchemaDdl } from '../database/ddl';
-import { migrationStatus, runMigrationSet } from '../database/migration-runner';
+import { migrationsAfter, newestMigrations, runMigrationSet } from '../database/migration-runner';
 import { SANDBOX_SCHEMA_LIKE } from './sandbox-naming';
 import { Client } from './entities/client.entity';
 
 const SANDBOX_CREATION_LOCK = 7243102;
+/** SQLSTATE of a connection to a database that does not exist. */
+const MISSING_DATABASE = '3D000';
+const MISSING_TABLE = '42P01';
 
 export interface MigrationReport {
   currentVersion: string | null;
@@ -51,10 +54,14 @@ export class ClientDatabases {
     await this.migrate(client);
   }
 
-  /** Applies pending client migrations to production and every sandbox schema. */
+  /**
+   * Applies pending client migrations to production and every sandbox schema. Schemas whose newest
+   * recorded migration is the code's newest are left alone, so a current database costs one
+   * connection and two short queries.
+   */
   async migrate(client: Client): Promise<string[]> {
+    const schemas = await this.schemasBehind(client);
     const target = this.adminTarget(client);
-    const schemas = await this.schemas(client);
     const ran: string[] = [];
     for (const schema of schemas) {
       ran.push(...(await runMigrationSet(target, CLIENT_MIGRATIONS, { schema })));
@@ -64,11 +71,37 @@ export class ClientDatabases {
     return ran;
   }
 
+  /** The schemas (production first) whose newest recorded migration is older than the code's newest. */
+  async schemasBehind(client: Client): Promise<string[]> {
+    let newest: Map<string, string | null>;
+    try {
+      newest = await withAdminConnection(this.adminTarget(client), (pg) =>
+        newestMigrations(pg, SANDBOX_SCHEMA_LIKE),
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code === MISSING_DATABASE) return ['public'];
+      throw err;
+    }
+    return [...newest.entries()]
+      .filter(([, applied]) => migrationsAfter(CLIENT_MIGRATIONS, applied).length > 0)
+      .map(([schema]) => schema)
+      .sort((a, b) => (a === 'public' ? -1 : b === 'public' ? 1 : a.localeCompare(b)));
+  }
+
+  /** Production's newest recorded migration and the code's newer ones, in one short query. */
   async status(client: Client): Promise<MigrationReport> {
-    const { currentVersion, pendingVersions } = await migrationStatus(
-      this.adminTarget(client),
-      CLIENT_MIGRATIONS,
-    );
+    const currentVersion = await withAdminConnection(this.adminTarget(client), async (pg) => {
+      const newest = await pg
+        .query<{ name: string }>(
+          'SELECT name FROM public.migrations ORDER BY timestamp DESC, id DESC LIMIT 1',
+        )
+        .catch((err: { code?: string }) => {
+          if (err.code === MISSING_TABLE) return { rows: [] };
+          throw err;
+        });
+      return newest.rows[0]?.name ?? null;
+    });
+    const pendingVersions = migrationsAfter(CLIENT_MIGRATIONS, currentVersion);
     return { currentVersion, pendingCount: pendingVersions.length, pendingVersions };
   }
 
@@ -157,20 +190,6 @@ export class ClientDatabases {
       await ddl.query(
         `REVOKE UPDATE, DELETE, TRUNCATE ON ${ddl.table('audit_logs')} FROM ${quoteIdent(client.databaseUsername)}`,
       );
-    });
-  }
-
-  private async schemas(client: Client): Promise<string[]> {
-    const exists = await withAdminConnection(this.adminTarget(client, 'postgres'), (pg) =>
-      databaseExists(pg, client.databaseName),
-    );
-    if (!exists) return ['public'];
-    return withAdminConnection(this.adminTarget(client), async (pg) => {
-      const { rows } = await pg.query(
-        `SELECT nspname FROM pg_namespace WHERE nspname LIKE $1 ORDER BY nspname`,
-        [SANDBOX_SCHEMA_LIKE],
-      );
-      return ['public', ...rows.map((r: { nspname: string }) => r.nspname)];
     });
   }
 

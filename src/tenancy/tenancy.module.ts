@@ -8,6 +8,7 @@ import { Sandbox } from './entities/sandbox.entity';
 import { UserSandbox } from './entities/user-sandbox.entity';
 import { ClientLinks } from './client-links';
 import { ClientRegistry } from './client-registry';
+import { MigratingClients } from './migrating-clients';
 import { PlatformDatabase } from './platform-database';
 import { PerClientRunner } from './per-client-runner';
 import { SandboxSchemas } from './sandbox-schemas';
@@ -21,6 +22,7 @@ import { TenantMiddleware } from './tenant.middleware';
   providers: [
     SecretBox,
     ClientRegistry,
+    MigratingClients,
     TenantDataSources,
     TenantDatabase,
     TenantPools,
@@ -35,6 +37,7 @@ import { TenantMiddleware } from './tenant.middleware';
   exports: [
     SecretBox,
     ClientRegistry,
+    MigratingClients,
     TenantDatabase,
     TenantPools,
     PlatformDatabase,

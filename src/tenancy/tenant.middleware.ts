@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { requestIdOf } from '../common/http/request-id';
 import { Client } from './entities/client.entity';
 import { ClientRegistry } from './client-registry';
+import { MigratingClients } from './migrating-clients';
 import { SandboxSchemas } from './sandbox-schemas';
 import { MASTER_CLIENT, PRODUCTION_SCHEMA, TenantClient, tenantContext } from './tenant-context';
 
@@ -29,6 +30,7 @@ export class TenantMiddleware implements NestMiddleware {
     private readonly config: AppConfig,
     private readonly registry: ClientRegistry,
     private readonly sandboxes: SandboxSchemas,
+    private readonly migrating: MigratingClients,
   ) {}
 
   async use(req: Request, res: Response, next: NextFunction) {
@@ -64,6 +66,7 @@ export class TenantMiddleware implements NestMiddleware {
 
   private usable(client: Client | undefined): TenantClient {
     if (!client || client.status !== 'ACTIVE') throw AppError.clientNotFound();
+    if (this.migrating.has(client.id)) throw MigratingClients.refusal();
     this.registry.touch(client);
     return { identifier: client.identifier, id: client.id, isMaster: false };
   }

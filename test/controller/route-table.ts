@@ -164,6 +164,7 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   // Platform administration
   ...platformRoutes('/api/platform/clients'),
   ...platformRoutes('/admin/clients'),
+  'GET /api/platform/migrations/:jobId': PLATFORM,
 
   // Sandboxes
   'GET /sandboxes': need('sandboxes:read'),

@@ -1,5 +1,6 @@
 import { CLIENT_MIGRATIONS } from '../../migrations/client';
 import { createDataSource, parseDatabaseUrl } from '../../src/database/data-source-factory';
+import { runMigrationJob } from '../support/migration-jobs';
 import { clientDatabase, sql } from '../support/pg';
 import { databaseUrl } from '../support/test-env';
 import { SmtpSink } from '../support/smtp-sink';
@@ -171,24 +172,26 @@ describe('tenancy', () => {
     expect(behind.body.data.beta).toMatchObject({ pendingCount: 1, pendingVersions: [last.name] });
     expect(behind.body.data.beta.currentVersion).not.toBe(current);
 
-    const migrated = await t
+    const migrated = await runMigrationJob(t, root, `/api/platform/clients/${beta.id}/migrate`);
+    expect(migrated).toMatchObject({ scope: 'client', counts: { total: 1, done: 1, migrated: 1 } });
+    expect(migrated.clients).toEqual([
+      expect.objectContaining({ identifier: 'beta', status: 'done', migrationsRun: [last.name] }),
+    ]);
+    const after = await t
       .http()
-      .post(`/api/platform/clients/${beta.id}/migrate`)
+      .get('/api/platform/clients/migration-status')
       .set('Authorization', `Bearer ${root}`);
-    expect(migrated.status).toBe(200);
-    expect(migrated.body.data).toMatchObject({
-      identifier: 'beta',
-      migrationsRun: [last.name],
-      pendingCount: 0,
-      currentVersion: current,
-    });
+    expect(after.body.data.beta).toEqual({ currentVersion: current, pendingCount: 0, pendingVersions: [] });
     expect((await units(t, beta.adminToken, { 'X-Client-ID': 'beta' })).status).toBe(200);
 
     // A suspended client's database is migrated too, so that it is current when activated again.
     const admin = (path: string) => t.http().post(path).set('Authorization', `Bearer ${root}`);
     await admin(`/api/platform/clients/${beta.id}/suspend`).expect(200);
-    const all = await admin('/api/platform/clients/migrate');
-    expect(all.body.data).toEqual({ acme: { migrationsRun: [] }, beta: { migrationsRun: [] } });
+    const all = await runMigrationJob(t, root, '/api/platform/clients/migrate');
+    expect(all.clients.map((c: { identifier: string; migrationsRun: string[] }) => c)).toEqual([
+      expect.objectContaining({ identifier: 'acme', status: 'done', migrationsRun: [] }),
+      expect.objectContaining({ identifier: 'beta', status: 'done', migrationsRun: [] }),
+    ]);
     await admin(`/api/platform/clients/${beta.id}/activate`).expect(200);
   });
 

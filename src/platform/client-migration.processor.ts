@@ -1,0 +1,49 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { ClientRegistry } from '../tenancy/client-registry';
+import { ClientMigrationJob, ClientMigrationQueue } from './client-migration.queue';
+import { ClientMigrator } from './client-migrator';
+import { ClientMigrationProgress, MigrationJobs } from './migration-jobs';
+import { PlatformSettings } from './platform.settings';
+import { publicFailure } from './public-failure';
+
+/** Runs one client's part of a migration job and records its progress. */
+@Injectable()
+export class ClientMigrationProcessor implements OnModuleInit {
+  private readonly logger = new Logger(ClientMigrationProcessor.name);
+
+  constructor(
+    private readonly queue: ClientMigrationQueue,
+    private readonly jobs: MigrationJobs,
+    private readonly migrator: ClientMigrator,
+    private readonly registry: ClientRegistry,
+    private readonly settings: PlatformSettings,
+  ) {}
+
+  onModuleInit() {
+    this.queue.process(this.settings.CLIENT_MIGRATION_CONCURRENCY, (job) => this.run(job));
+  }
+
+  private async run({ jobId, identifier }: ClientMigrationJob) {
+    const startedAt = new Date().toISOString();
+    const progress: ClientMigrationProgress = {
+      identifier,
+      status: 'running',
+      migrationsRun: [],
+      startedAt,
+      finishedAt: null,
+    };
+    await this.jobs.record(jobId, progress);
+    const client = this.registry.findByIdentifier(identifier);
+    try {
+      if (!client) throw new Error('client not found');
+      const migrationsRun = await this.migrator.migrate(client);
+      await this.jobs.record(jobId, { ...progress, status: 'done', migrationsRun, finishedAt: now() });
+    } catch (err) {
+      this.logger.error(`Migrating ${identifier} (job ${jobId}) failed: ${(err as Error).message}`);
+      const error = client ? publicFailure(err) : 'Client not found';
+      await this.jobs.record(jobId, { ...progress, status: 'failed', error, finishedAt: now() });
+    }
+  }
+}
+
+const now = () => new Date().toISOString();

@@ -1,0 +1,20 @@
+import { Transform } from 'class-transformer';
+import { IsInt, Max, Min } from 'class-validator';
+import { toInt } from '../config/load-settings';
+
+/** Settings of platform administration (see .env.example, `# Multi-tenancy`). */
+export class PlatformSettings {
+  /** Client databases a process migrates at the same time (at start and in migration jobs). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  CLIENT_MIGRATION_CONCURRENCY = 4;
+
+  /** Client provisionings a worker process runs at the same time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  PROVISIONING_CONCURRENCY = 4;
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+
+/** Seconds a caller is told to wait while its client's database is being migrated. */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The clients whose migrations are pending or running in this process. A request to one of them is
+ * refused before it reaches the database (503 CLIENT_MIGRATING), from memory: no query on the path.
+ */
+@Injectable()
+export class MigratingClients {
+  private readonly ids = new Set<number>();
+
+  add(clientId: number): void {
+    this.ids.add(clientId);
+  }
+
+  delete(clientId: number): void {
+    this.ids.delete(clientId);
+  }
+
+  has(clientId: number): boolean {
+    return this.ids.has(clientId);
+  }
+
+  get size(): number {
+    return this.ids.size;
+  }
+
+  static refusal(): AppError {
+    return new AppError(
+      503,
+      'CLIENT_MIGRATING',
+      "The client's database is being migrated; try again shortly",
+      undefined,
+      { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    );
+  }
+}
