@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { sql } from '../../test/support/pg';
 import { SmtpSink } from '../../test/support/smtp-sink';
 import { bootApp, login } from '../../test/support/test-app';
-import { BENCH_SECRETS, fmt, withBenchRun } from '../bench-env';
+import { BENCH_SECRETS, fmt, runAlone } from '../bench-env';
 import { startChild } from '../child';
 import { makeFleet } from './fleet';
 
@@ -135,12 +135,4 @@ export async function main(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  void withBenchRun(main).then(
-    () => process.exit(0),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAlone(main);
