@@ -21,3 +21,14 @@ export const BENCH_SECRETS = {
   // The same 32 well-mixed bytes in every bench process (replicas share the master database).
   ENCRYPTION_KEY: createHash('sha256').update('svc-platform bench encryption key').digest('hex'),
 };
+
+/** `node dist-bench/bench/<name>.js`: one bench in a run of its own, exiting with its outcome. */
+export function runAlone(work: () => Promise<void>): void {
+  void withBenchRun(work).then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

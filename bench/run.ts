@@ -10,6 +10,7 @@ async function main() {
     await benchHttp();
     await benchPools();
     for (const name of [
+      'tenants/load',
       'identity',
       'public-flood',
       'audit',

@@ -97,25 +97,31 @@ export class AppConfig {
   @IsBoolean()
   MULTITENANCY_DATABASE_AUTO_MIGRATE = true;
 
-  /** Connections per client pool. */
+  /** Most connections one client database may hold in this process. */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(100)
   TENANT_POOL_MAX = 5;
 
-  /** Upper bound of PostgreSQL connections held by all client pools of this process together. */
+  /** Most client-database connections this process holds, all clients together; idle ones close (LRU) to make room. */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(10000)
   TENANT_CONNECTION_CEILING = 60;
 
-  /** A client pool unused this long is closed. */
+  /** A client-database connection idle this long is closed. */
   @Transform(toInt)
   @IsInt()
   @Min(1000)
   TENANT_POOL_IDLE_MS = 300000;
+
+  /** Most units of work waiting for one client's connections; past it they answer 503 with Retry-After. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  TENANT_POOL_QUEUE_MAX = 100;
 
   /** Fallback refresh of the client registry cache (changes are pushed over Redis at once). */
   @Transform(toInt)

@@ -1,51 +1,54 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, ServiceUnavailableException } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { createDataSource } from '../database/data-source-factory';
+import { DataSourceSettings } from '../database/data-source-factory';
 import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
 import { MASTER_DATA_SOURCE } from '../database/master-data-source';
-import { pgPoolOf } from '../database/pg-pool';
+import { buildMetadataTemplate, dataSourceWithMetadataOf } from '../database/shared-metadata';
 import { AppError } from '../common/errors/app-error';
+import { ClientConnectionPool } from './client-connection-pool';
 import { ClientRegistry } from './client-registry';
+import { ConnectionCeiling } from './connection-ceiling';
 import { TenantClient, tenantContext } from './tenant-context';
+import { TenantConnectionMetrics } from './tenant-connection-metrics';
 
-interface PoolEntry {
-  identifier: string;
-  ready: Promise<DataSource>;
-  dataSource?: DataSource;
-  lastUsed: number;
-  openedAt: number;
+/** How long a unit of work may wait for a client-database connection before answering 503. */
+const CONNECTION_WAIT_MS = 5000;
+
+interface ClientHandle {
+  pool: ClientConnectionPool;
+  dataSource: DataSource;
 }
-
-interface PgPoolStats {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
-
-const WAIT_FOR_ROOM_MS = 5000;
 
 /**
  * Internal to src/tenancy (an ESLint rule keeps it there): features reach data through
- * TenantDatabase, pool figures through TenantPools, the platform registry through PlatformDatabase.
+ * TenantDatabase, connection figures through TenantPools, the platform registry through PlatformDatabase.
  *
- * One DataSource (pg pool) per client database, opened on first use, kept in least-recently-used
- * order. Pools together never hold more than TENANT_CONNECTION_CEILING connections: opening a new
- * one first closes idle pools, oldest first. Pools unused for TENANT_POOL_IDLE_MS are closed.
+ * One DataSource per client database, made on first use from metadata built once for all of them
+ * (shared-metadata.ts), each over its own ClientConnectionPool. The pools open connections only for
+ * work and share one ConnectionCeiling (TENANT_CONNECTION_CEILING connections in this process);
+ * connections idle for TENANT_POOL_IDLE_MS close, and so does the handle of a client left without any.
  */
 @Injectable()
 export class TenantDataSources implements OnModuleDestroy {
-  private readonly logger = new Logger(TenantDataSources.name);
-  private readonly pools = new Map<string, PoolEntry>();
+  readonly metrics: TenantConnectionMetrics;
+  private readonly handles = new Map<string, ClientHandle>();
+  private readonly ceiling: ConnectionCeiling;
+  private readonly settings: DataSourceSettings;
+  private template?: Promise<DataSource>;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     @Inject(MASTER_DATA_SOURCE) readonly master: DataSource,
     private readonly registry: ClientRegistry,
     private readonly config: AppConfig,
-    @Inject(TENANT_ENTITIES) private readonly entities: EntityClasses,
+    @Inject(TENANT_ENTITIES) entities: EntityClasses,
   ) {
-    this.sweeper = setInterval(() => void this.closeIdle(), Math.min(60_000, config.TENANT_POOL_IDLE_MS));
+    this.settings = { entities, poolMax: config.TENANT_POOL_MAX };
+    this.metrics = new TenantConnectionMetrics(() => this.ceiling.count);
+    this.ceiling = new ConnectionCeiling(config.TENANT_CONNECTION_CEILING, this.metrics);
+    const sweepEvery = Math.max(250, Math.min(30_000, config.TENANT_POOL_IDLE_MS / 4));
+    this.sweeper = setInterval(() => this.closeIdle(), sweepEvery);
     this.sweeper.unref();
   }
 
@@ -56,101 +59,79 @@ export class TenantDataSources implements OnModuleDestroy {
 
   forClient(client: TenantClient): Promise<DataSource> {
     if (client.isMaster) return Promise.resolve(this.master);
-    const entry = this.pools.get(client.identifier);
-    if (entry) {
-      entry.lastUsed = Date.now();
-      // Re-insert to keep the map in least-recently-used order.
-      this.pools.delete(client.identifier);
-      this.pools.set(client.identifier, entry);
-      return entry.ready;
-    }
+    const handle = this.handles.get(client.identifier);
+    if (handle) return Promise.resolve(handle.dataSource);
     return this.open(client.identifier);
   }
 
-  openPools(): { identifier: string; dataSource?: DataSource; stats?: PgPoolStats }[] {
-    return [...this.pools.values()].map((e) => ({
-      identifier: e.identifier,
-      dataSource: e.dataSource,
-      stats: this.stats(e),
-    }));
+  /** Clients holding (or waiting for) a connection here. */
+  openPools(): { identifier: string; dataSource: DataSource; connections: number }[] {
+    return [...this.handles]
+      .filter(([, h]) => h.pool.totalCount > 0 || h.pool.waitingCount > 0)
+      .map(([identifier, h]) => ({ identifier, dataSource: h.dataSource, connections: h.pool.totalCount }));
   }
 
-  /** Connections the client pools hold right now. */
+  /** Client-database connections this process holds right now (opening and closing ones included). */
   connectionCount(): number {
-    return [...this.pools.values()].reduce((sum, e) => sum + (this.stats(e)?.totalCount ?? 0), 0);
+    return this.ceiling.count;
   }
 
   async close(identifier: string): Promise<void> {
-    const entry = this.pools.get(identifier);
-    if (!entry) return;
-    this.pools.delete(identifier);
-    const dataSource = await entry.ready.catch(() => undefined);
-    await dataSource?.destroy().catch(() => undefined);
+    const handle = this.handles.get(identifier);
+    if (!handle) return;
+    this.handles.delete(identifier);
+    await handle.pool.end();
   }
 
   async onModuleDestroy() {
     clearInterval(this.sweeper);
     await this.registry.stop();
-    await Promise.all([...this.pools.keys()].map((id) => this.close(id)));
+    await Promise.all([...this.handles.keys()].map((id) => this.close(id)));
     if (this.master.isInitialized) await this.master.destroy();
   }
 
   private async open(identifier: string): Promise<DataSource> {
     const client = this.registry.findByIdentifier(identifier);
     if (!client || client.status !== 'ACTIVE') throw AppError.clientNotFound();
-    await this.makeRoom();
-    const dataSource = createDataSource(this.registry.connectionTarget(client), {
-      entities: this.entities,
-      poolMax: this.config.TENANT_POOL_MAX,
-      idleTimeoutMs: 30_000,
-      applicationName: `svc-platform:${identifier}`,
-    });
-    const entry: PoolEntry = {
+    this.template ??= buildMetadataTemplate(this.master, this.settings);
+    const template = await this.template;
+    const existing = this.handles.get(identifier); // opened by a concurrent caller meanwhile
+    if (existing) return existing.dataSource;
+    const target = this.registry.connectionTarget(client);
+    const pool = new ClientConnectionPool(
       identifier,
-      lastUsed: Date.now(),
-      openedAt: Date.now(),
-      ready: dataSource.initialize(),
-    };
-    this.pools.set(identifier, entry);
-    entry.ready.then(
-      (ds) => (entry.dataSource = ds),
-      () => this.pools.get(identifier) === entry && this.pools.delete(identifier),
+      {
+        connection: {
+          host: target.host,
+          port: target.port,
+          user: target.username,
+          password: target.password,
+          database: target.database,
+          application_name: `svc-platform:${identifier}`,
+          // Set at connection start-up, so it costs no round trip; sandboxes set theirs per transaction.
+          options: '-c search_path=public',
+          connectionTimeoutMillis: 10_000,
+        },
+        max: this.config.TENANT_POOL_MAX,
+        queueMax: this.config.TENANT_POOL_QUEUE_MAX,
+        waitMs: CONNECTION_WAIT_MS,
+      },
+      this.ceiling,
+      this.metrics,
     );
-    return entry.ready;
+    const dataSource = dataSourceWithMetadataOf(template, target, pool, this.settings);
+    this.handles.set(identifier, { pool, dataSource });
+    return dataSource;
   }
 
-  /** Closes idle pools, least recently used first, until one more pool fits under the ceiling. */
-  private async makeRoom(): Promise<void> {
-    const perPool = this.config.TENANT_POOL_MAX;
-    const ceiling = this.config.TENANT_CONNECTION_CEILING;
-    const deadline = Date.now() + WAIT_FOR_ROOM_MS;
-    while ((this.pools.size + 1) * perPool > ceiling) {
-      const victim = [...this.pools.values()].find((e) => {
-        const stats = this.stats(e);
-        return e.dataSource && stats && stats.totalCount - stats.idleCount === 0 && stats.waitingCount === 0;
-      });
-      if (victim) {
-        await this.close(victim.identifier);
-        continue;
-      }
-      if (Date.now() > deadline) {
-        throw new ServiceUnavailableException('All tenant connection pools are busy; try again shortly');
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-
-  private async closeIdle() {
+  private closeIdle() {
     const cutoff = Date.now() - this.config.TENANT_POOL_IDLE_MS;
-    for (const entry of [...this.pools.values()]) {
-      if (entry.lastUsed < cutoff) {
-        this.logger.debug(`Closing idle pool of ${entry.identifier}`);
-        await this.close(entry.identifier);
+    for (const pool of [...this.ceiling.pools]) pool.closeIdleSince(cutoff);
+    // A caller still holding a dropped DataSource can use it: its pool rejoins the ceiling then.
+    for (const [identifier, { pool }] of this.handles) {
+      if (pool.totalCount === 0 && pool.waitingCount === 0 && pool.lastUsed < cutoff) {
+        this.handles.delete(identifier);
       }
     }
-  }
-
-  private stats(entry: PoolEntry): PgPoolStats | undefined {
-    return pgPoolOf(entry.dataSource);
   }
 }

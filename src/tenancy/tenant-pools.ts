@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { Metric } from 'prom-client';
 import { TenantDataSources } from './tenant-data-sources';
 
-/** A client pool this process holds open, with a probe of its database. */
+/** A client database this process holds connections to, with a probe of it. */
 export interface OpenPool {
   identifier: string;
-  /** `{ state: 'opening' }` while the pool is still being opened; throws when the database fails. */
+  /** Throws when the database fails. (`{ state: 'opening' }` is no longer answered: opening costs nothing.) */
   ping(): Promise<{ state: 'opening' } | void>;
 }
 
@@ -16,7 +17,7 @@ export interface OpenPool {
 export class TenantPools {
   constructor(private readonly dataSources: TenantDataSources) {}
 
-  /** Identifiers of the clients whose pool is open (or opening) here. */
+  /** Identifiers of the clients holding (or waiting for) a connection here. */
   openClients(): string[] {
     return this.dataSources.openPools().map((p) => p.identifier);
   }
@@ -25,16 +26,20 @@ export class TenantPools {
     return this.dataSources.openPools().length;
   }
 
-  /** Connections the client pools hold right now. */
+  /** Client-database connections this process holds right now. */
   connectionCount(): number {
     return this.dataSources.connectionCount();
+  }
+
+  /** The tenant_connection* metrics, for the metrics registry. */
+  metrics(): Metric[] {
+    return this.dataSources.metrics.all();
   }
 
   open(): OpenPool[] {
     return this.dataSources.openPools().map(({ identifier, dataSource }) => ({
       identifier,
       ping: async () => {
-        if (!dataSource) return { state: 'opening' as const };
         await dataSource.query('SELECT 1');
       },
     }));
@@ -45,7 +50,7 @@ export class TenantPools {
     await this.dataSources.master.query('SELECT 1');
   }
 
-  /** Closes a client's pool (suspended or deleted client); the next use opens it again. */
+  /** Closes a client's connections (suspended or deleted client); the next use opens them again. */
   close(identifier: string): Promise<void> {
     return this.dataSources.close(identifier);
   }

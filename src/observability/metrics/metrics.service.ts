@@ -25,9 +25,10 @@ export class MetricsService {
       labelNames: ['status'],
       registers: [this.registry],
     });
+    for (const metric of pools.metrics()) this.registry.registerMetric(metric);
     new Gauge({
       name: 'tenant_pools_open',
-      help: 'Client database pools currently open',
+      help: 'Client databases holding at least one connection here',
       registers: [this.registry],
       collect() {
         this.set(pools.openCount());
@@ -35,7 +36,7 @@ export class MetricsService {
     });
     new Gauge({
       name: 'tenant_pool_connections',
-      help: 'PostgreSQL connections held by all client pools',
+      help: 'Client-database connections this process holds (the same as tenant_connections_open)',
       registers: [this.registry],
       collect() {
         this.set(pools.connectionCount());
