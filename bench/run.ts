@@ -14,6 +14,7 @@ async function main() {
       'public-flood',
       'audit',
       'webhooks',
+      'tenants/outbox',
       'compliance',
       'cms',
       'ai',
