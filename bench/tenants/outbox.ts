@@ -123,12 +123,13 @@ async function run(): Promise<OutboxResult> {
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         QUEUE_PROCESSORS_ENABLED: 'false',
         TENANT_POOL_MAX: '2',
+        TENANT_POOL_IDLE_MS: '5000',
         WEBHOOK_WORKER_CONCURRENCY: '100',
       },
     });
-    // Provisioning runs in a worker; a fresh one, with no pool open, is started for the measures.
-    const provisioner = await startWorker(t.env);
-    const fleet = await makeFleet(t, sink, TENANTS, PREFIX).finally(() => stop(provisioner));
+    // Provisioning runs in the worker, so it starts first.
+    worker = await startWorker(t.env);
+    const fleet = await makeFleet(t, sink, TENANTS, PREFIX);
     await new Promise((r) => setTimeout(r, 5500)); // the registry's refresh picks up the cloned clients
     const setupStarted = Date.now();
     const tokens = new Map<string, string>();
@@ -145,8 +146,10 @@ async function run(): Promise<OutboxResult> {
     }
     const setupSeconds = (Date.now() - setupStarted) / 1000;
 
-    worker = await startWorker(t.env);
-    await new Promise((r) => setTimeout(r, 1000));
+    // The idle check starts once the pools opened by the set-up have closed (TENANT_POOL_IDLE_MS).
+    const deadline = Date.now() + 60_000;
+    while ((await fleetConnectionsUsed(t, new Date(0))).opened > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 500));
     const idleFrom = new Date();
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
     const idle = await fleetConnectionsUsed(t, idleFrom);
@@ -217,8 +220,7 @@ async function run(): Promise<OutboxResult> {
     return { lost: report.lost, duplicates: report.duplicates, p99, idleOpened: idle.opened + idle.used };
   } finally {
     apiAgent.destroy();
-    if (worker && worker.exitCode === null)
-      await new Promise((resolve) => worker!.once('exit', resolve).kill());
+    if (worker) await stop(worker);
     await t?.close();
     await new Promise((r) => receiver.close(r));
     receiver.closeAllConnections();
