@@ -124,6 +124,8 @@ async function run(): Promise<OutboxResult> {
         QUEUE_PROCESSORS_ENABLED: 'false',
         TENANT_POOL_MAX: '2',
         TENANT_POOL_IDLE_MS: '5000',
+        // The API and the worker stay within a shared PostgreSQL's 100 connections.
+        TENANT_CONNECTION_CEILING: '20',
         WEBHOOK_WORKER_CONCURRENCY: '100',
       },
     });
