@@ -15,6 +15,7 @@ async function main() {
       'public-flood',
       'audit',
       'webhooks',
+      'tenants/outbox',
       'compliance',
       'cms',
       'ai',

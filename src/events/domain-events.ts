@@ -21,8 +21,9 @@ const OUTBOX_COLUMNS = [
 /**
  * The in-app event bus, backed by a transactional outbox: `publish` writes the event into
  * `event_outbox` with the manager of the transaction that makes the change, so the change and its
- * event commit (or roll back) together. Once that transaction commits, the relay is nudged to move
- * the event on at once; its polling picks up whatever a nudge missed (crash, other replica).
+ * event commit (or roll back) together. Once that transaction commits, the tenant is signalled to
+ * the relays (Redis) and this process's relay moves the event on at once; the relays' sweep picks up
+ * whatever a lost signal missed (crash, Redis down).
  *
  * Events raised in a sandbox schema are not published: sandboxes hold test data and never reach
  * external receivers.
@@ -60,7 +61,7 @@ export class DomainEvents {
     this.pending.set(runner, store.client);
   }
 
-  /** Registers (once per DataSource) the commit hook that nudges the relay. */
+  /** Registers (once per DataSource) the commit hook that signals the relay. */
   private watch(dataSource: DataSource) {
     if (this.watched.has(dataSource)) return;
     this.watched.add(dataSource);
@@ -69,7 +70,7 @@ export class DomainEvents {
         const client = this.pending.get(e.queryRunner);
         if (!client || e.queryRunner.isTransactionActive) return;
         this.pending.delete(e.queryRunner);
-        this.relay.nudge(client);
+        void this.relay.committed(client);
       },
       afterTransactionRollback: (e: TransactionCommitEvent) => {
         if (!e.queryRunner.isTransactionActive) this.pending.delete(e.queryRunner);

@@ -2,7 +2,10 @@ import { DynamicModule, Inject, Module, OnApplicationBootstrap } from '@nestjs/c
 import { settingsProvider } from '../config/config.module';
 import { DomainEvents } from './domain-events';
 import { EventsSettings } from './events.settings';
+import { OutboxMetrics } from './outbox-metrics';
 import { OutboxRelay } from './outbox-relay';
+import { OutboxSignals } from './outbox-signals';
+import { OutboxSweep } from './outbox-sweep';
 
 const POLLING = Symbol('EVENT_RELAY_POLLING');
 
@@ -11,6 +14,7 @@ const POLLING = Symbol('EVENT_RELAY_POLLING');
 export class EventsModule implements OnApplicationBootstrap {
   constructor(
     private readonly relay: OutboxRelay,
+    private readonly sweep: OutboxSweep,
     @Inject(POLLING) private readonly polling: boolean,
   ) {}
 
@@ -21,14 +25,19 @@ export class EventsModule implements OnApplicationBootstrap {
       providers: [
         settingsProvider(EventsSettings),
         { provide: POLLING, useValue: options.processors },
+        OutboxSignals,
+        OutboxMetrics,
         OutboxRelay,
+        OutboxSweep,
         DomainEvents,
       ],
       exports: [DomainEvents, OutboxRelay, EventsSettings],
     };
   }
 
-  onApplicationBootstrap() {
-    if (this.polling) this.relay.startPolling();
+  async onApplicationBootstrap() {
+    if (!this.polling) return;
+    await this.relay.follow();
+    this.sweep.start();
   }
 }

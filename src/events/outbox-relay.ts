@@ -5,10 +5,11 @@ import { TokenBucket } from '../rate-limits/token-bucket';
 import { PerClientRunner } from '../tenancy/per-client-runner';
 import { PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { TenantPools } from '../tenancy/tenant-pools';
 import { OutboxEvent } from './domain-event';
 import { EventsSettings } from './events.settings';
-import { tenantsToVisit } from './tenants';
+import { OutboxMetrics } from './outbox-metrics';
+import { OutboxSignals, TenantLock } from './outbox-signals';
+import { allTenants } from './tenants';
 
 /**
  * Handles outbox events inside the relay's transaction (e.g. creating delivery rows) and answers
@@ -30,13 +31,19 @@ interface OutboxRow {
   previous: { value: Record<string, unknown> | null } | null;
   metadata: Record<string, unknown> | null;
   occurred_at: Date;
+  lag_seconds: number;
 }
 
+type DrainOutcome = 'empty' | 'limited';
+
 /**
- * Moves outbox rows of each tenant to the consumers: rows are locked with FOR UPDATE SKIP LOCKED,
- * handed over and deleted in one transaction, so replicas relaying together never hand an event on
- * twice, and a crash before commit leaves the rows for the next pass. Runs on a nudge after a commit
- * and, in workers, on a polling timer.
+ * Moves outbox rows of signalled tenants to the consumers. A commit that published signals its
+ * tenant in Redis (OutboxSignals) and has the relay of its own process drain it at once; relays
+ * in workers also follow the signals of every replica, so only tenants with events cost a
+ * connection. One relay at a time drains a tenant (a Redis lock); rows are locked with FOR UPDATE
+ * SKIP LOCKED, handed over and deleted in one transaction, so an event is never handed on twice,
+ * and a crash before commit leaves the rows and the signal for the next relay. OutboxSweep finds
+ * events whose signal was lost.
  */
 @Injectable()
 export class OutboxRelay implements OnModuleDestroy {
@@ -44,16 +51,22 @@ export class OutboxRelay implements OnModuleDestroy {
   private readonly consumers: OutboxConsumer[] = [];
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
+  /** Tenants waiting for a free drain slot (EVENT_RELAY_CONCURRENCY), in arrival order. */
+  private readonly waiting = new Map<string, TenantClient>();
   private readonly deferred = new Map<string, NodeJS.Timeout>();
+  /** Tenants whose signal could not be written (Redis unreachable), written again on the next tick. */
+  private readonly unsignalled = new Map<string, number>();
   private timer?: NodeJS.Timeout;
+  private following = false;
   private stopped = false;
   /** Caps the events per second and client that the relay hands on (WEBHOOK_MAX_EVENTS_PER_SECOND). */
   private readonly limiter: TokenBucket;
 
   constructor(
     private readonly db: TenantDatabase,
-    private readonly pools: TenantPools,
     private readonly runner: PerClientRunner,
+    private readonly signals: OutboxSignals,
+    private readonly metrics: OutboxMetrics,
     rateLimiter: RateLimiter,
     private readonly settings: EventsSettings,
   ) {
@@ -64,85 +77,160 @@ export class OutboxRelay implements OnModuleDestroy {
     this.consumers.push(consumer);
   }
 
-  /**
-   * Starts polling (workers only): every EVENT_RELAY_POLL_MS the tenants with an open pool, every
-   * EVENT_RELAY_FULL_SCAN_MS all of them; one tenant after the other.
-   */
-  startPolling() {
-    const fullEvery = Math.max(
-      1,
-      Math.round(this.settings.EVENT_RELAY_FULL_SCAN_MS / this.settings.EVENT_RELAY_POLL_MS),
-    );
-    let tick = 0;
-    let busy = false;
-    this.timer = setInterval(() => {
-      if (busy) return;
-      busy = true;
-      const full = tick++ % fullEvery === 0;
-      void this.pollOnce(full).finally(() => (busy = false));
-    }, this.settings.EVENT_RELAY_POLL_MS);
-    this.timer.unref();
+  /** After a commit that published: signals the tenant to every relay, then drains it here. */
+  async committed(client: TenantClient, sinceMs = Date.now()): Promise<void> {
+    try {
+      await this.signals.signal(client.identifier, sinceMs);
+      this.unsignalled.delete(client.identifier);
+    } catch (err) {
+      this.logger.warn(`Signal ${client.identifier}: ${(err as Error).message}`);
+      this.unsignalled.set(
+        client.identifier,
+        Math.min(sinceMs, this.unsignalled.get(client.identifier) ?? sinceMs),
+      );
+      this.scheduleTick();
+    }
+    if (this.canRelay()) this.nudge(client);
+    else await this.signals.wakeOthers(client.identifier).catch(() => undefined);
   }
 
-  /** Drains the outbox of each tenant to visit, one after the other. */
-  async pollOnce(full: boolean): Promise<void> {
-    for (const client of tenantsToVisit(this.runner, this.pools, full)) {
-      if (this.stopped) return;
-      this.nudge(client);
-      await this.running.get(client.identifier);
+  /**
+   * Follows the signals (workers only): at once on a wake message, and every EVENT_RELAY_POLL_MS
+   * reads the signalled tenants (one Redis call; no database is touched while none is signalled).
+   */
+  async follow(): Promise<void> {
+    this.following = true;
+    await this.signals.onWake((identifier) => {
+      const client = this.known().get(identifier);
+      if (client) this.nudge(client);
+    });
+    this.scheduleTick();
+  }
+
+  /** Writes the signals that failed; when following, drains every signalled tenant known here. */
+  async pollOnce(): Promise<void> {
+    const known = this.known();
+    for (const [identifier, since] of this.unsignalled) {
+      const client = known.get(identifier);
+      if (client) await this.committed(client, since);
+      else this.unsignalled.delete(identifier);
+    }
+    if (!this.following) return;
+    for (const [identifier, since] of await this.signals.pending()) {
+      const client = known.get(identifier);
+      if (client) this.nudge(client);
+      // A client deleted or suspended since it was signalled: the sweep finds its rows if it returns.
+      else if (Date.now() - since > this.settings.EVENT_RELAY_FULL_SCAN_MS)
+        await this.signals.drop(identifier);
     }
   }
 
   /** Stops, then waits for the drains in flight: they use pools that close right after. */
   async onModuleDestroy() {
     this.stopped = true;
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     for (const t of this.deferred.values()) clearTimeout(t);
+    this.waiting.clear();
     await this.idle();
   }
 
   /** Drains the tenant's outbox soon; several nudges during a drain cause one more pass. */
   nudge(client: TenantClient) {
-    if (this.stopped || !this.consumers.length) return;
+    if (!this.canRelay()) return;
     const key = client.identifier;
     if (this.running.has(key)) {
       this.again.add(key);
       return;
     }
+    if (this.running.size >= this.settings.EVENT_RELAY_CONCURRENCY) {
+      this.waiting.set(key, client);
+      return;
+    }
     const store = { requestId: `relay:${key}`, client, schema: PRODUCTION_SCHEMA };
     const run = tenantContext
-      .run(store, () => this.drain(client))
+      .run(store, () => this.visit(client))
       .catch((err: Error) => this.logger.warn(`Relay ${key}: ${err.message}`))
       .finally(() => {
         this.running.delete(key);
         if (this.again.delete(key)) this.nudge(client);
+        const [next] = this.waiting.values();
+        if (next) {
+          this.waiting.delete(next.identifier);
+          this.nudge(next);
+        }
       });
     this.running.set(key, run);
   }
 
-  /** Waits for the drains in flight (tests, shutdown). */
+  /** Waits for the drains in flight and those waiting for a slot (tests, shutdown). */
   async idle(): Promise<void> {
-    await Promise.allSettled([...this.running.values()]);
+    while (this.running.size) await Promise.allSettled([...this.running.values()]);
   }
 
-  private async drain(client: TenantClient): Promise<void> {
+  private canRelay(): boolean {
+    return !this.stopped && this.consumers.length > 0;
+  }
+
+  private scheduleTick() {
+    if (this.stopped || this.timer) return;
+    this.timer = setTimeout(() => {
+      void this.pollOnce()
+        .catch((err: Error) => this.logger.warn(`Relay poll: ${err.message}`))
+        .finally(() => {
+          this.timer = undefined;
+          if (this.following || this.unsignalled.size) this.scheduleTick();
+        });
+    }, this.settings.EVENT_RELAY_POLL_MS);
+    this.timer.unref();
+  }
+
+  private known(): Map<string, TenantClient> {
+    return new Map(allTenants(this.runner).map((c) => [c.identifier, c]));
+  }
+
+  /**
+   * Drains the tenant while holding its lock, and drops its signal only once a drain found the
+   * outbox empty with no newer signal; a relay already holding the lock sees newer signals itself.
+   */
+  private async visit(client: TenantClient): Promise<void> {
+    const lock = await this.signals.lock(client.identifier);
+    if (!lock) return;
+    try {
+      for (;;) {
+        const version = await this.signals.version(client.identifier);
+        const startedAt = Date.now();
+        if ((await this.drain(client, lock)) === 'limited') return;
+        if (await this.signals.settle(client.identifier, version, startedAt)) return;
+      }
+    } finally {
+      await this.signals.unlock(lock).catch(() => undefined);
+    }
+  }
+
+  private async drain(client: TenantClient, lock: TenantLock): Promise<DrainOutcome> {
     const batch = this.settings.EVENT_RELAY_BATCH;
-    for (;;) {
-      if (this.stopped) return;
+    for (let first = true; ; first = false) {
+      if (this.stopped) return 'limited';
+      if (!first) await this.signals.renew(lock);
       const { granted, retryAfterMs } = await this.limiter.take(client.identifier, batch);
-      if (granted === 0) return this.deferTillTokens(client, retryAfterMs);
+      if (granted === 0) {
+        this.deferTillTokens(client, retryAfterMs);
+        return 'limited';
+      }
       const moved = await this.moveBatch(client, granted);
       await this.limiter.refund(client.identifier, granted - moved);
-      if (moved < granted) return;
+      if (moved < granted) return 'empty';
     }
   }
 
   private async moveBatch(client: TenantClient, limit: number): Promise<number> {
     const dataSource = await this.db.forClient(client);
     let after: (() => Promise<void>)[] = [];
+    let lags: number[] = [];
     const count = await dataSource.transaction(async (m) => {
       const rows: OutboxRow[] = await m.query(
-        `SELECT * FROM public.event_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        `SELECT *, extract(epoch FROM clock_timestamp() - occurred_at)::float8 AS lag_seconds
+           FROM public.event_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [limit],
       );
       if (!rows.length) return 0;
@@ -150,8 +238,10 @@ export class OutboxRelay implements OnModuleDestroy {
       after = [];
       for (const consumer of this.consumers) after.push(await consumer.consume(m, events));
       await m.query('DELETE FROM public.event_outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
+      lags = rows.map((r) => r.lag_seconds);
       return rows.length;
     });
+    for (const lag of lags) this.metrics.relayLag.observe(Math.max(0, lag));
     for (const work of after) await work();
     return count;
   }

@@ -43,7 +43,8 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
     const purge = setInterval(() => this.track(this.purgeAll()), PURGE_PERIOD_MS);
     this.timers = [sweep, purge];
     this.timers.forEach((t) => t.unref());
-    this.track(this.sweepAll(true));
+    // Not a full sweep at start: replicas restarting together would open every client's pool at once.
+    this.track(this.sweepAll(false));
   }
 
   async onModuleDestroy() {

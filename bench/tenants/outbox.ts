@@ -1,0 +1,241 @@
+/**
+ * Outbox relay over many clients: BENCH_TENANTS clients (1,000) each with a webhook on a local
+ * receiver, and unit creations spread over all of them at BENCH_EVENTS_PER_SECOND (100) for
+ * BENCH_SECONDS (30). Before the load, an idle check: for BENCH_IDLE_SECONDS (10) with no events,
+ * no client-database connection is opened or used (pg_stat_activity by application_name).
+ * This process is the API (QUEUE_PROCESSORS_ENABLED false: HTTP and the relay of its own commits);
+ * one worker process follows the signals, sweeps and delivers.
+ *
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/tenants/outbox.js
+ */
+import { ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { sql } from '../../test/support/pg';
+import { SmtpSink } from '../../test/support/smtp-sink';
+import { bootApp, login, TestApp } from '../../test/support/test-app';
+import { withBenchRun } from '../bench-env';
+import { startWorker } from '../child';
+import { makeFleet } from './fleet';
+
+const TENANTS = Number(process.env.BENCH_TENANTS ?? 1000);
+const RATE = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 100);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+const PREFIX = 'obx';
+/** Give up waiting for deliveries after this long without a new one. */
+const DRAIN_MS = 20_000;
+
+interface Receipt {
+  eventId: string;
+  name: string;
+  eventAt: number;
+  at: number;
+}
+
+function startReceiver(receipts: Receipt[]): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      receipts.push({
+        eventId: body.eventId,
+        name: String(body.data.attributes.name),
+        eventAt: Date.parse(body.timestamp),
+        at: Date.now(),
+      });
+      res.writeHead(204).end();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
+
+const apiAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(port: number, path: string, client: string, token: string, payload: unknown): Promise<number> {
+  const body = JSON.stringify(payload);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent: apiAgent,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'X-Client-ID': client,
+          Authorization: `Bearer ${token}`,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Client-database connections of the fleet opened, or that ran a statement, since `since`. */
+async function fleetConnectionsUsed(t: TestApp, since: Date): Promise<{ opened: number; used: number }> {
+  const [row] = await sql<{ opened: string; used: string }>(
+    t.masterDatabase,
+    `SELECT count(*) FILTER (WHERE backend_start > $2) AS opened,
+            count(*) FILTER (WHERE state_change > $2) AS used
+       FROM pg_stat_activity WHERE application_name LIKE $1`,
+    [`svc-platform:${PREFIX}-%`, since],
+  );
+  return { opened: Number(row.opened), used: Number(row.used) };
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve).kill() : resolve(0)));
+
+type OutboxResult = { lost: number; duplicates: number; p99: number; idleOpened: number };
+
+export async function main(): Promise<OutboxResult> {
+  let result: OutboxResult | undefined;
+  await withBenchRun(async () => {
+    result = await run();
+  });
+  return result!;
+}
+
+async function run(): Promise<OutboxResult> {
+  const sink = await new SmtpSink().start();
+  const receipts: Receipt[] = [];
+  const receiver = await startReceiver(receipts);
+  const receiverPort = (receiver.address() as AddressInfo).port;
+  let t: TestApp | undefined;
+  let worker: ChildProcess | undefined;
+  try {
+    t = await bootApp({
+      env: {
+        SMTP_URL: sink.url,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        QUEUE_PROCESSORS_ENABLED: 'false',
+        TENANT_POOL_MAX: '2',
+        TENANT_POOL_IDLE_MS: '5000',
+        // The API and the worker stay within a shared PostgreSQL's 100 connections.
+        TENANT_CONNECTION_CEILING: '20',
+        WEBHOOK_WORKER_CONCURRENCY: '100',
+      },
+    });
+    // Provisioning runs in the worker, so it starts first.
+    worker = await startWorker(t.env);
+    const fleet = await makeFleet(t, sink, TENANTS, PREFIX);
+    await new Promise((r) => setTimeout(r, 5500)); // the registry's refresh picks up the cloned clients
+    const setupStarted = Date.now();
+    const tokens = new Map<string, string>();
+    const port = (t.app.getHttpServer().address() as AddressInfo).port;
+    for (const identifier of fleet.identifiers) {
+      const token = await login(t, fleet.first.adminEmail, fleet.first.adminPassword, identifier);
+      const status = await post(port, '/api/admin/webhooks', identifier, token, {
+        name: 'bench',
+        url: `http://127.0.0.1:${receiverPort}/hook/${identifier}`,
+        events: ['unit.created'],
+      });
+      if (status !== 201) throw new Error(`webhook for ${identifier}: ${status}`);
+      tokens.set(identifier, token);
+    }
+    const setupSeconds = (Date.now() - setupStarted) / 1000;
+
+    // The idle check starts once the pools opened by the set-up have closed (TENANT_POOL_IDLE_MS).
+    const deadline = Date.now() + 60_000;
+    while ((await fleetConnectionsUsed(t, new Date(0))).opened > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 500));
+    const idleFrom = new Date();
+    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+    const idle = await fleetConnectionsUsed(t, idleFrom);
+
+    const sentAt = new Map<string, number>();
+    const total = RATE * SECONDS;
+    const started = Date.now();
+    const inFlight: Promise<unknown>[] = [];
+    let created = 0;
+    let failures = 0;
+    for (let seq = 0; seq < total; seq++) {
+      const due = started + (seq * 1000) / RATE;
+      const wait = due - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      // A stride coprime with the fleet size visits every client once per TENANTS events, in a mixed order.
+      const identifier = fleet.identifiers[(seq * 7919) % TENANTS];
+      const name = `obx-${seq}`;
+      sentAt.set(name, Date.now());
+      inFlight.push(
+        post(port, '/api/units', identifier, tokens.get(identifier)!, { name }).then(
+          (status) => (status === 201 ? created++ : failures++),
+          () => failures++,
+        ),
+      );
+    }
+    await Promise.all(inFlight);
+    const sendSeconds = (Date.now() - started) / 1000;
+
+    let last = -1;
+    let progressAt = Date.now();
+    for (;;) {
+      const got = new Set(receipts.map((r) => r.eventId)).size;
+      if (got >= created) break;
+      if (got !== last) [last, progressAt] = [got, Date.now()];
+      if (Date.now() - progressAt > DRAIN_MS) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const unique = new Set(receipts.map((r) => r.eventId)).size;
+    const sorted = (values: number[]) => values.sort((a, b) => a - b);
+    const latencies = sorted(receipts.map((r) => r.at - r.eventAt));
+    const fromRequest = sorted(receipts.map((r) => r.at - (sentAt.get(r.name) ?? r.at)));
+    const p99 = percentile(latencies, 99);
+    const report = {
+      tenants: TENANTS,
+      fleetSeconds: Math.round(fleet.seconds),
+      webhookSetupSeconds: Math.round(setupSeconds),
+      idleCheck: { seconds: IDLE_SECONDS, connectionsOpened: idle.opened, connectionsUsed: idle.used },
+      eventsPerSecond: RATE,
+      eventsSent: total,
+      eventsCreated: created,
+      requestsFailed: failures,
+      sendSeconds: Number(sendSeconds.toFixed(1)),
+      received: receipts.length,
+      lost: created - unique,
+      duplicates: receipts.length - unique,
+      eventToReceiptMs: {
+        p50: percentile(latencies, 50),
+        p95: percentile(latencies, 95),
+        p99,
+        max: latencies[latencies.length - 1],
+      },
+      requestToReceiptMs: { p50: percentile(fromRequest, 50), p99: percentile(fromRequest, 99) },
+    };
+    const pass = report.lost === 0 && report.duplicates === 0 && p99 < 1000 && idle.opened + idle.used === 0;
+    process.stdout.write(
+      `\nOutbox over many clients\n${JSON.stringify({ ...report, verdict: pass ? 'PASS' : 'FAIL' }, null, 2)}\n`,
+    );
+    return { lost: report.lost, duplicates: report.duplicates, p99, idleOpened: idle.opened + idle.used };
+  } finally {
+    apiAgent.destroy();
+    if (worker) await stop(worker);
+    await t?.close();
+    await new Promise((r) => receiver.close(r));
+    receiver.closeAllConnections();
+    await sink.stop();
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    (r) => process.exit(r.lost === 0 && r.duplicates === 0 && r.p99 < 1000 && r.idleOpened === 0 ? 0 : 1),
+    (err) => {
+      process.stderr.write(`${(err as Error).stack ?? err}\n`);
+      process.exit(1);
+    },
+  );
+}
