@@ -66,7 +66,11 @@ describe('client migrations', () => {
     await holder.connect();
     try {
       await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      replica = await bootApp({ masterDatabase: t.masterDatabase, env: { SMTP_URL: sink.url } });
+      replica = await bootApp({
+        masterDatabase: t.masterDatabase,
+        env: { SMTP_URL: sink.url },
+        waitForClients: false,
+      });
       expect((await replica.http().get('/management/health/liveness')).status).toBe(200);
 
       const refused = await units(replica, acme);

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app.factory';
 import { parseDatabaseUrl, withAdminConnection } from '../../src/database/data-source-factory';
 import { codeFromMail, SmtpSink } from './smtp-sink';
+import { StartupMigrations } from '../../src/platform/startup-migrations';
 import { ADMIN_URL, databaseUrl, REDIS_URL, runPrefix, templateDatabase } from './test-env';
 
 export const SUPER_ADMIN = { email: 'root@platform.test', password: 'Sup3r-secret-pass' };
@@ -35,7 +36,7 @@ export async function createMasterDatabase(): Promise<string> {
  * the same deployment (same master database and Redis prefix).
  */
 export async function bootApp(
-  options: { env?: Record<string, string>; masterDatabase?: string } = {},
+  options: { env?: Record<string, string>; masterDatabase?: string; waitForClients?: boolean } = {},
 ): Promise<TestApp> {
   const masterDatabase = options.masterDatabase ?? (await createMasterDatabase());
   const env: NodeJS.ProcessEnv = {
@@ -61,6 +62,9 @@ export async function bootApp(
   };
   const app = await createApp(env);
   await app.listen(0, '127.0.0.1');
+  // A replica booted on an existing deployment checks its clients in the background; tests start
+  // once that first pass is over (unless they test it), as a rolled-out pod turns ready.
+  if (options.waitForClients ?? true) await app.get(StartupMigrations, { strict: false }).settled();
   return {
     app,
     env,
