@@ -93,7 +93,11 @@ describe('fault drill: PostgreSQL and Redis go away and come back', () => {
     };
     const loops = [
       ...[1, 2, 3].map(async () => {
-        while (running) await record('write', () => api('post', '/api/units').send({ name: `Drill ${++n}` }));
+        // Paced (about 50 writes a second in all), under the per-client event and delivery budgets.
+        while (running) {
+          await record('write', () => api('post', '/api/units').send({ name: `Drill ${++n}` }));
+          await sleep(50);
+        }
       }),
       ...[1, 2].map(async () => {
         while (running) await record('read', () => api('get', '/api/units?pageSize=5'));
