@@ -3,11 +3,11 @@ import globalSetup from '../test/support/global-setup';
 import globalTeardown from '../test/support/global-teardown';
 
 /** Benches reuse the test harness: a run prefix, a migrated template, and a full clean-up at the end. */
-export async function withBenchRun(work: () => Promise<void>): Promise<void> {
+export async function withBenchRun<T>(work: () => Promise<T>): Promise<T> {
   const own = !process.env.TEST_RUN_PREFIX;
   if (own) await globalSetup();
   try {
-    await work();
+    return await work();
   } finally {
     if (own) await globalTeardown();
   }

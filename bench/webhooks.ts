@@ -169,12 +169,8 @@ async function statusCounts(database: string): Promise<Record<string, unknown>> 
 type WebhooksResult = { expected: number; received: number; lost: number; p99: number };
 
 /** Inside `npm run bench` this shares the run's prefix, whose databases the run drops at its end. */
-export async function main(): Promise<WebhooksResult> {
-  let result: WebhooksResult | undefined;
-  await withBenchRun(async () => {
-    result = await run();
-  });
-  return result!;
+export function main(): Promise<WebhooksResult> {
+  return withBenchRun(run);
 }
 
 async function run(): Promise<WebhooksResult> {

@@ -101,12 +101,8 @@ const stop = (child: ChildProcess) =>
 
 type OutboxResult = { lost: number; duplicates: number; p99: number; idleOpened: number };
 
-export async function main(): Promise<OutboxResult> {
-  let result: OutboxResult | undefined;
-  await withBenchRun(async () => {
-    result = await run();
-  });
-  return result!;
+export function main(): Promise<OutboxResult> {
+  return withBenchRun(run);
 }
 
 async function run(): Promise<OutboxResult> {
