@@ -5,6 +5,7 @@ import type { Principal } from './principal';
 import type { RoleType } from './roles';
 
 export const AUTH_RULE = 'svc:auth-rule';
+export const PER_TYPE_PARAM = 'svc:per-type-param';
 
 export interface AuthRule {
   public?: boolean;
@@ -27,6 +28,13 @@ export const Authenticated = (rule: Omit<AuthRule, 'public'> = {}) =>
     ApiUnauthorizedResponse({ description: 'Missing, invalid or expired credential' }),
     ApiForbiddenResponse({ description: 'Insufficient permissions' }),
   );
+
+/**
+ * On a controller (or route): each permission its rules require may also be held for the one type
+ * the path parameter `param` names, e.g. `cms:read` is granted by `cms:read` (every type) or by
+ * `cms.<collectionName>:read` (that type alone).
+ */
+export const PermissionsPerType = (param: string) => SetMetadata(PER_TYPE_PARAM, param);
 
 /** The authenticated caller. */
 export const CurrentPrincipal = createParamDecorator(

@@ -1,5 +1,6 @@
 import { quoteIdent, SchemaDdl } from '../database/ddl';
 import { AppError } from '../common/errors/app-error';
+import { isCompanyScoped } from './cms-company-scope';
 import { indexName } from './cms-names';
 import { CompiledField, CompiledType } from './content-type.types';
 
@@ -31,7 +32,33 @@ export class CmsDdl {
     await this.ddl.query(`ALTER TABLE ${table} ALTER COLUMN "created_at" SET DEFAULT now(),
       ALTER COLUMN "updated_at" SET DEFAULT now(), ALTER COLUMN "publication_status" SET DEFAULT 'DRAFT'`);
     await this.grant(type.table, true);
+    if (isCompanyScoped(type)) await this.addCompanyColumn(type);
     if (withFields) for (const field of type.fields.values()) await this.addField(type, field);
+  }
+
+  /**
+   * The company column of a company-scoped type: required, a foreign key to the client's
+   * companies, indexed with id. `assign` (a checked company id) fills the rows the table holds.
+   */
+  async addCompanyColumn(type: CompiledType, assign?: number): Promise<void> {
+    if (assign !== undefined && !(Number.isSafeInteger(assign) && assign > 0)) throw new Error('Bad company id');
+    const table = this.ddl.table(type.table);
+    // A constant default fills existing rows as a catalogue change; it is dropped at once.
+    const fill = assign === undefined ? '' : ` DEFAULT ${assign}`;
+    await this.ddl.query(`ALTER TABLE ${table} ADD COLUMN "company_id" integer NOT NULL${fill}`);
+    if (fill) await this.ddl.query(`ALTER TABLE ${table} ALTER COLUMN "company_id" DROP DEFAULT`);
+    await this.ddl.query(
+      `ALTER TABLE ${table} ADD CONSTRAINT ${quoteIdent(indexName('fk', type.table, 'company_id'))}
+        FOREIGN KEY ("company_id") REFERENCES "public"."companies" ("id")`,
+    );
+    await this.ddl.query(
+      `CREATE INDEX ${quoteIdent(indexName('ix', type.table, 'company_id'))} ON ${table} ("company_id", "id")`,
+    );
+  }
+
+  /** Drops the company column (its index and foreign key go with it). */
+  async dropCompanyColumn(type: CompiledType): Promise<void> {
+    await this.ddl.dropColumn(type.table, 'company_id');
   }
 
   /** Drops a type's join tables, then its table (and data). */

@@ -46,7 +46,11 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * VALIDATION_ERROR listing every problem. `targets` are the collection names a relation may point
  * to (the other types of the schema; the type itself is always allowed).
  */
-export function validateDefinition(body: unknown, targets: ReadonlySet<string>): ContentTypeDefinition {
+export function validateDefinition(
+  body: unknown,
+  targets: ReadonlySet<string>,
+  companyScopedDefault = true,
+): ContentTypeDefinition {
   const errors: FieldError[] = [];
   const fail = (field: string, message: string) => errors.push({ field, message });
   if (!isObject(body)) throw AppError.validation([{ field: 'body', message: 'must be an object' }]);
@@ -58,7 +62,7 @@ export function validateDefinition(body: unknown, targets: ReadonlySet<string>):
   const collectionName = typeof body.collectionName === 'string' ? body.collectionName : '';
 
   const info = readInfo(body.info, collectionName, fail);
-  const options = readOptions(body.options, fail);
+  const options = readOptions(body.options, companyScopedDefault, fail);
 
   const attributes: Record<string, AttributeDefinition> = {};
   if (!isObject(body.attributes) || !Object.keys(body.attributes).length) {
@@ -105,18 +109,27 @@ function readInfo(
   return { ...info, ...(raw as Partial<ContentTypeDefinition['info']>) };
 }
 
-function readOptions(raw: unknown, fail: (field: string, message: string) => void) {
-  if (raw === undefined) return { draftAndPublish: false };
+/** `companyScoped` when not given: true for a new type, the stored value on a PUT. */
+function readOptions(
+  raw: unknown,
+  companyScopedDefault: boolean,
+  fail: (field: string, message: string) => void,
+): ContentTypeDefinition['options'] {
+  const defaults = { draftAndPublish: false, companyScoped: companyScopedDefault };
+  if (raw === undefined) return defaults;
   if (!isObject(raw)) {
     fail('options', 'must be an object');
-    return { draftAndPublish: false };
+    return defaults;
   }
   for (const key of Object.keys(raw))
-    if (key !== 'draftAndPublish') fail(`options.${key}`, 'is not an option');
-  if (raw.draftAndPublish !== undefined && typeof raw.draftAndPublish !== 'boolean') {
-    fail('options.draftAndPublish', 'must be a boolean');
+    if (key !== 'draftAndPublish' && key !== 'companyScoped') fail(`options.${key}`, 'is not an option');
+  for (const key of ['draftAndPublish', 'companyScoped']) {
+    if (raw[key] !== undefined && typeof raw[key] !== 'boolean') fail(`options.${key}`, 'must be a boolean');
   }
-  return { draftAndPublish: raw.draftAndPublish === true };
+  return {
+    draftAndPublish: raw.draftAndPublish === true,
+    companyScoped: typeof raw.companyScoped === 'boolean' ? raw.companyScoped : companyScopedDefault,
+  };
 }
 
 function readAttribute(

@@ -1,10 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { can } from '../access/permissions';
 import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
 import { FileUpload, FileUploadHooks, LinkableTargets, LinkTarget } from '../files';
 import { allowedTypesText, fitsAllowedTypes } from './cms-media';
+import { assertCms } from './cms-permissions';
 import { CmsRecordsService } from './cms-records.service';
 import { ContentTypeCache } from './content-type-cache';
 import { CompiledType } from './content-type.types';
@@ -14,6 +14,7 @@ export class MediaLink {
   constructor(
     readonly type: CompiledType,
     readonly refId: number,
+    readonly companyId: number,
     readonly field: string,
   ) {}
 }
@@ -33,19 +34,28 @@ export class CmsMediaLinks implements OnModuleInit {
   ) {}
 
   onModuleInit() {
-    this.targets.registerFallback((principal, link, mimes) => this.check(principal, link, mimes));
+    this.targets.registerFallback((principal, companyId, link, mimes) =>
+      this.check(principal, companyId, link, mimes),
+    );
     this.uploads.register({ uploaded: (m, upload) => this.attachUpload(m, upload) });
   }
 
   /**
    * The link when `ref` names a content type of the current schema, else null (not a custom table).
-   * The field must be a media field of the type, the record must exist and every file (by its
-   * detected MIME type) must fit the field's `allowedTypes`: 400 naming `field`, `refId` or `files`.
+   * The caller must hold `cms:update` or `cms.<ref>:update` (403). The field must be a media field
+   * of the type, the record must exist (of the uploading `companyId` for a company-scoped type) and
+   * every file (by its detected MIME type) must fit the field's `allowedTypes`: 400 naming `field`,
+   * `refId` or `files`.
    */
-  async check(principal: Principal, link: LinkTarget, mimes: string[]): Promise<MediaLink | null> {
+  async check(
+    principal: Principal,
+    companyId: number,
+    link: LinkTarget,
+    mimes: string[],
+  ): Promise<MediaLink | null> {
     const type = (await this.types.all()).get(link.ref);
     if (!type) return null;
-    if (!can(principal, 'cms:update')) throw AppError.forbidden('Linking files to a record needs cms:update');
+    assertCms(principal, type.collectionName, 'update');
     const def = type.fields.get(link.field)?.def;
     if (def?.type !== 'media') {
       throw AppError.validation([{ field: 'field', message: `field must be a media field of ${link.ref}` }]);
@@ -56,16 +66,16 @@ export class CmsMediaLinks implements OnModuleInit {
     if (!mimes.every((mime) => fitsAllowedTypes(def, mime))) {
       throw AppError.validation([{ field: 'files', message: `${link.field} ${allowedTypesText(def)}` }]);
     }
-    if (!(await this.records.exists(type, link.refId))) {
+    if (!(await this.records.exists(type, link.refId, companyId))) {
       throw AppError.validation([{ field: 'refId', message: `refId must name a ${link.ref} record` }]);
     }
-    return new MediaLink(type, link.refId, link.field);
+    return new MediaLink(type, link.refId, companyId, link.field);
   }
 
   /** Sets (single) or appends to (multiple) the record's media field, in the upload's transaction. */
   private async attachUpload(m: EntityManager, { principal, files, checkedLink: link }: FileUpload) {
     if (!(link instanceof MediaLink)) return;
     const fileIds = files.map((f) => f.id);
-    await this.records.attachMedia(m, principal, link.type, link.refId, link.field, fileIds);
+    await this.records.attachMedia(m, principal, link.type, link.refId, link.companyId, link.field, fileIds);
   }
 }

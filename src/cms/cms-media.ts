@@ -20,13 +20,15 @@ export function allowedTypesText(def: AttributeDefinition): string {
 
 /**
  * Each media value must name uploaded files the caller may read (its company's; any for SUPER_ADMIN)
- * that fit the field's `allowedTypes`; else 400 naming the field. One query for every id of the body.
+ * that fit the field's `allowedTypes`, and for a record of a company-scoped type files of the
+ * record's `company`; else 400 naming the field. One query for every id of the body.
  */
 export async function mediaProblems(
   m: EntityManager,
   principal: Principal,
   type: CompiledType,
   values: Record<string, unknown>,
+  company: number | null = null,
 ): Promise<FieldError[]> {
   const byField = new Map<string, number[]>();
   for (const [name, value] of Object.entries(values)) {
@@ -37,10 +39,11 @@ export async function mediaProblems(
     if (ids.length) byField.set(name, ids);
   }
   if (!byField.size) return [];
-  const company = companyScope(principal, 'files');
+  const readable = companyScope(principal, 'files');
   const rows: { id: number; mime: string }[] = await m.query(
-    `SELECT id, mime FROM uploaded_files WHERE id = ANY($1::bigint[]) AND ($2::int IS NULL OR company_id = $2)`,
-    [[...new Set([...byField.values()].flat())], company],
+    `SELECT id, mime FROM uploaded_files WHERE id = ANY($1::bigint[])
+        AND ($2::int IS NULL OR company_id = $2) AND ($3::int IS NULL OR company_id = $3)`,
+    [[...new Set([...byField.values()].flat())], readable, company],
   );
   const mimes = new Map(rows.map((r) => [Number(r.id), r.mime]));
   const errors: FieldError[] = [];

@@ -15,6 +15,7 @@ export const SYSTEM_FIELDS = [
   ['published_at', 'publishedAt'],
   ['published_by_id', 'publishedById'],
   ['publication_status', 'publicationStatus'],
+  ['company_id', 'companyId'],
 ] as const;
 export const SYSTEM_COLUMNS: ReadonlySet<string> = new Set(SYSTEM_FIELDS.map(([column]) => column));
 

@@ -73,6 +73,7 @@ const SYSTEM_SCHEMAS: Record<string, Schema> = {
   publishedAt: { type: 'string', format: 'date-time', nullable: true },
   publishedById: { type: 'integer', nullable: true },
   publicationStatus: { type: 'string', enum: ['DRAFT', 'PUBLISHED'] },
+  companyId: { type: 'integer', description: 'The company the record belongs to' },
 };
 
 const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_m, _u, c: string) => c.toUpperCase());

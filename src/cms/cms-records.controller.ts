@@ -1,7 +1,7 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { Principal } from '../access/principal';
-import { CurrentPrincipal } from '../access/access-rules';
+import { CurrentPrincipal, PermissionsPerType } from '../access/access-rules';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { CountEnvelopeDto } from '../records/record-envelopes';
 import { Route } from '../access/route.decorator';
@@ -22,8 +22,12 @@ const SEARCH_BODY = {
   },
 };
 
-/** Records of custom tables (`cms:*`), through the generic REST interface. */
+/**
+ * Records of custom tables, through the generic REST interface: each route's `cms:<action>` is held
+ * for every table, or as `cms.<collection>:<action>` for the table of the path.
+ */
 @ApiTags('Custom tables')
+@PermissionsPerType('collectionName')
 @Controller('api/cms/:collectionName')
 export class CmsRecordsController {
   constructor(private readonly records: CmsRecordsService) {}
@@ -34,8 +38,12 @@ export class CmsRecordsController {
     response: CountEnvelopeDto,
     notFound: true,
   })
-  count(@Param('collectionName', CollectionNameParam) name: string, @Query() q: CmsCountQueryDto) {
-    return this.records.count(name, q.status);
+  count(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Query() q: CmsCountQueryDto,
+  ) {
+    return this.records.count(principal, name, q.status);
   }
 
   @Route('POST', 'search', {
@@ -48,11 +56,12 @@ export class CmsRecordsController {
   })
   @ApiBody(SEARCH_BODY)
   search(
+    @CurrentPrincipal() principal: Principal,
     @Param('collectionName', CollectionNameParam) name: string,
     @Query() q: CmsListQueryDto,
     @Body() body: Record<string, unknown>,
   ) {
-    return this.records.list(name, q, body);
+    return this.records.list(principal, name, q, body);
   }
 
   @Route('POST', 'bulk-delete', {
@@ -79,8 +88,12 @@ export class CmsRecordsController {
     notFound: true,
     badRequest: true,
   })
-  list(@Param('collectionName', CollectionNameParam) name: string, @Query() q: CmsListQueryDto) {
-    return this.records.list(name, q);
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Query() q: CmsListQueryDto,
+  ) {
+    return this.records.list(principal, name, q);
   }
 
   @Route('GET', ':id', {
@@ -89,8 +102,12 @@ export class CmsRecordsController {
     response: CmsRecordEnvelopeDto,
     notFound: true,
   })
-  get(@Param('collectionName', CollectionNameParam) name: string, @Param('id', IdParam) id: number) {
-    return this.records.get(name, id);
+  get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Param('id', IdParam) id: number,
+  ) {
+    return this.records.get(principal, name, id);
   }
 
   @Route('POST', '', {

@@ -8,6 +8,14 @@ import { quoteIdent } from '../database/ddl';
 import { RecordChanges } from '../records/record-changes';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { orderBy, Params, searchConditions, selectList, toRecord } from './cms-sql';
+import {
+  companyCondition,
+  companyLimit,
+  creationCompany,
+  isCompanyScoped,
+  recordCompany,
+  relationCompany,
+} from './cms-company-scope';
 import { mediaProblems } from './cms-media';
 import { checkValue } from './cms-values';
 import { ContentTypeCache } from './content-type-cache';
@@ -29,10 +37,14 @@ export class CmsRecordsService {
     private readonly changes: RecordChanges,
   ) {}
 
-  async list(collection: string, q: CmsListQueryDto, filters?: unknown) {
+  async list(principal: Principal, collection: string, q: CmsListQueryDto, filters?: unknown) {
     return this.fresh(collection, async (type) => {
       const params = new Params();
-      const where = [...searchConditions(type, filters, params), ...statusCondition(type, q.status, params)];
+      const where = [
+        ...searchConditions(type, filters, params),
+        ...statusCondition(type, q.status, params),
+        ...companyCondition(companyLimit(type, principal), params),
+      ];
       const order = orderBy(type, q.sort ?? 'id', q.order ?? 'DESC');
       const conditions = where.length ? `WHERE ${where.join(' AND ')}` : '';
       const filterValues = [...params.values];
@@ -48,29 +60,36 @@ export class CmsRecordsService {
     });
   }
 
-  async count(collection: string, status?: 'draft' | 'published') {
+  async count(principal: Principal, collection: string, status?: 'draft' | 'published') {
     return this.fresh(collection, async (type) => {
       const params = new Params();
-      return {
-        data: { count: await this.countWhere(type, statusCondition(type, status, params), params.values) },
-      };
+      const where = [
+        ...statusCondition(type, status, params),
+        ...companyCondition(companyLimit(type, principal), params),
+      ];
+      return { data: { count: await this.countWhere(type, where, params.values) } };
     });
   }
 
-  async get(collection: string, id: number) {
+  async get(principal: Principal, collection: string, id: number) {
     return this.fresh(collection, async (type) => {
-      return { data: await this.read(type, id) };
+      return { data: await this.read(type, id, companyLimit(type, principal)) };
     });
   }
 
   async create(principal: Principal, collection: string, body: unknown) {
     return this.fresh(collection, async (type) => {
+      const company = creationCompany(type, principal);
       const values = this.valuesOf(type, body, true);
       const data = await this.write(type, async (m) => {
-        await this.checkReferences(m, principal, type, values);
+        await this.checkReferences(m, principal, type, values, company);
         const params = new Params();
         const columns = ['"created_by_id"', '"updated_by_id"'];
         const placeholders = [params.add(principal.userId), params.add(principal.userId)];
+        if (company !== null) {
+          columns.push('"company_id"');
+          placeholders.push(params.add(company));
+        }
         for (const [name, value] of Object.entries(values)) {
           const field = type.fields.get(name)!;
           if (field.joinTable) continue;
@@ -82,7 +101,7 @@ export class CmsRecordsService {
           params.values,
         );
         await this.writeLinks(m, type, Number(id), values);
-        const record = await this.read(type, Number(id), m);
+        const record = await this.read(type, Number(id), null, m);
         await this.changes.created(m, contentRecordKind(type, principal), record);
         return record;
       });
@@ -94,17 +113,22 @@ export class CmsRecordsService {
     return this.fresh(collection, async (type) => {
       const values = this.valuesOf(type, body, false);
       const data = await this.write(type, async (m) => {
-        const before = await this.read(type, id, m, true);
-        await this.checkReferences(m, principal, type, values);
+        const before = await this.read(type, id, companyLimit(type, principal), m, true);
+        await this.checkReferences(m, principal, type, values, recordCompany(type, before));
         return this.applyUpdate(m, principal, type, id, values, before);
       });
       return { data };
     });
   }
 
-  /** Whether a record of the type exists. */
-  async exists(type: CompiledType, id: number): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM ${quoteIdent(type.table)} WHERE id = $1`, [id]);
+  /** Whether a record of the type exists (of `company`, for a company-scoped type). */
+  async exists(type: CompiledType, id: number, company: number): Promise<boolean> {
+    const params = new Params();
+    const where = [`t.id = ${params.add(id)}`, ...companyCondition(scopedTo(type, company), params)];
+    const rows = await this.db.query(
+      `SELECT 1 FROM ${quoteIdent(type.table)} t WHERE ${where.join(' AND ')}`,
+      params.values,
+    );
     return rows.length > 0;
   }
 
@@ -112,20 +136,24 @@ export class CmsRecordsService {
    * Puts freshly uploaded files into a record's media field, in the upload's transaction `m`: a
    * single media field takes the file, a multiple one appends the ids it does not hold yet. The
    * files were checked by the upload (the caller's company, `allowedTypes`); the record is locked
-   * and must still exist (400 on `refId`). Written, audited and announced like any update.
+   * and must still exist, of the upload's `company` for a company-scoped type (400 on `refId`).
+   * Written, audited and announced like any update.
    */
   async attachMedia(
     m: EntityManager,
     principal: Principal,
     type: CompiledType,
     id: number,
+    company: number,
     fieldName: string,
     fileIds: number[],
   ): Promise<void> {
     const field = type.fields.get(fieldName)!;
+    const params = new Params();
+    const where = [`t.id = ${params.add(id)}`, ...companyCondition(scopedTo(type, company), params)];
     const [current] = await m.query(
-      `SELECT ${quoteIdent(field.column)} AS value FROM ${quoteIdent(type.table)} WHERE id = $1 FOR UPDATE`,
-      [id],
+      `SELECT t.${quoteIdent(field.column)} AS value FROM ${quoteIdent(type.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`,
+      params.values,
     );
     if (!current) {
       throw AppError.validation([
@@ -140,7 +168,7 @@ export class CmsRecordsService {
         throw AppError.validation([{ field: 'field', message: `${fieldName} ${checked.message}` }]);
       value = JSON.stringify(checked.value);
     }
-    const before = await this.read(type, id, m);
+    const before = await this.read(type, id, null, m);
     await this.applyUpdate(m, principal, type, id, { [fieldName]: value }, before);
   }
 
@@ -164,7 +192,7 @@ export class CmsRecordsService {
       params.values,
     );
     await this.writeLinks(m, type, id, values, true);
-    const after = await this.read(type, id, m);
+    const after = await this.read(type, id, null, m);
     await this.changes.updated(m, contentRecordKind(type, principal), before, after);
     return after;
   }
@@ -172,7 +200,7 @@ export class CmsRecordsService {
   async remove(principal: Principal, collection: string, id: number): Promise<void> {
     return this.fresh(collection, async (type) => {
       await this.write(type, async (m) => {
-        const before = await this.read(type, id, m, true);
+        const before = await this.read(type, id, companyLimit(type, principal), m, true);
         await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = $1`, [id]);
         await this.changes.deleted(m, contentRecordKind(type, principal), before);
       });
@@ -196,12 +224,21 @@ export class CmsRecordsService {
         ]);
       }
       const count = await this.write(type, async (m) => {
+        // Ids of another company's records are not the caller's: skipped as ids that name nothing.
+        const params = new Params();
+        const where = [
+          `t.id = ANY(${params.add(ids, 'bigint[]')})`,
+          ...companyCondition(companyLimit(type, principal), params),
+        ];
         const rows = await m.query(
-          `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE t.id = ANY($1::bigint[]) FOR UPDATE`,
-          [ids],
+          `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`,
+          params.values,
         );
-        if (rows.length)
-          await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = ANY($1::bigint[])`, [ids]);
+        if (rows.length) {
+          await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = ANY($1::bigint[])`, [
+            rows.map((row: Row) => row.id),
+          ]);
+        }
         const kind = contentRecordKind(type, principal);
         for (const row of rows) await this.changes.deleted(m, kind, toRecord(type, row));
         return rows.length as number;
@@ -216,7 +253,7 @@ export class CmsRecordsService {
         throw AppError.badRequest(`Content type "${collection}" has no draft and publish`);
       }
       const data = await this.write(type, async (m) => {
-        const before = await this.read(type, id, m, true);
+        const before = await this.read(type, id, companyLimit(type, principal), m, true);
         const from = publish ? 'DRAFT' : 'PUBLISHED';
         if (before.publicationStatus !== from) {
           throw new AppError(
@@ -232,7 +269,7 @@ export class CmsRecordsService {
           `UPDATE ${quoteIdent(type.table)} SET ${sets}, "updated_at" = now() WHERE id = $1`,
           publish ? [id, principal.userId] : [id],
         );
-        const after = await this.read(type, id, m);
+        const after = await this.read(type, id, null, m);
         const kind = contentRecordKind(type, principal);
         const action = publish ? 'published' : 'unpublished';
         await this.changes.updated(m, kind, before, after, `${kind.event}.${action}`, action);
@@ -295,29 +332,39 @@ export class CmsRecordsService {
   }
 
   /**
-   * A relation to a record that does not exist is 400 naming the field, and so is a media id that
-   * names no uploaded file of the caller's company or a file outside the field's `allowedTypes`.
+   * A relation to a record that does not exist is 400 naming the field, and so is one to a record of
+   * another company than the record's (`company`; the caller's scope for a client-scoped record)
+   * when the target type is company-scoped, a media id that names no uploaded file of the caller's
+   * company (and of the record's) or a file outside the field's `allowedTypes`.
    */
   private async checkReferences(
     m: EntityManager,
     principal: Principal,
     type: CompiledType,
     values: Record<string, unknown>,
+    company: number | null,
   ) {
     const errors: FieldError[] = [];
+    const types = await this.types.all();
     for (const [name, value] of Object.entries(values)) {
       const field = type.fields.get(name)!;
       if (!field.targetTable || value === null) continue;
       const ids = Array.isArray(value) ? (value as number[]) : [value as number];
       if (!ids.length) continue;
+      const target = types.get(field.def.target!);
+      const params = new Params();
+      const where = [
+        `t.id = ANY(${params.add(ids, 'bigint[]')})`,
+        ...companyCondition(target ? relationCompany(target, company, principal) : null, params),
+      ];
       const found = await m.query(
-        `SELECT id FROM ${quoteIdent(field.targetTable)} WHERE id = ANY($1::bigint[])`,
-        [ids],
+        `SELECT t.id FROM ${quoteIdent(field.targetTable)} t WHERE ${where.join(' AND ')}`,
+        params.values,
       );
       if (found.length !== ids.length)
         errors.push({ field: name, message: `refers to a ${field.def.target} record that does not exist` });
     }
-    errors.push(...(await mediaProblems(m, principal, type, values)));
+    errors.push(...(await mediaProblems(m, principal, type, values, company)));
     if (errors.length) throw AppError.validation(errors);
   }
 
@@ -343,14 +390,18 @@ export class CmsRecordsService {
     }
   }
 
+  /** One record, within the company `limit` (null: any); 404 when there is none. */
   private async read(
     type: CompiledType,
     id: number,
+    limit: number | null,
     m?: EntityManager,
     lock = false,
   ): Promise<ContentRecord> {
-    const sql = `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE t.id = $1${lock ? ' FOR UPDATE' : ''}`;
-    const rows: Row[] = m ? await m.query(sql, [id]) : await this.db.query<Row>(sql, [id]);
+    const params = new Params();
+    const where = [`t.id = ${params.add(id)}`, ...companyCondition(limit, params)];
+    const sql = `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE ${where.join(' AND ')}${lock ? ' FOR UPDATE' : ''}`;
+    const rows: Row[] = m ? await m.query(sql, params.values) : await this.db.query<Row>(sql, params.values);
     if (!rows.length) throw AppError.notFound('Record');
     return toRecord(type, rows[0]);
   }
@@ -384,6 +435,9 @@ export class CmsRecordsService {
     }
   }
 }
+
+/** The company limit of a company-scoped type's record reached through `company` (null: a client-scoped type). */
+const scopedTo = (type: CompiledType, company: number) => (isCompanyScoped(type) ? company : null);
 
 function statusCondition(
   type: CompiledType,

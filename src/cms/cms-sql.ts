@@ -1,5 +1,6 @@
 import { AppError, FieldError } from '../common/errors/app-error';
 import { quoteIdent } from '../database/ddl';
+import { isCompanyScoped } from './cms-company-scope';
 import { SYSTEM_FIELDS } from './cms-names';
 import { checkValue } from './cms-values';
 import { CompiledField, CompiledType, ContentRecord } from './content-type.types';
@@ -18,7 +19,9 @@ const PUBLICATION_FIELDS = new Set(['publishedAt', 'publishedById', 'publication
 /** System fields a record of this type shows, as [column, JSON name]. */
 export function systemFieldsOf(type: CompiledType) {
   return SYSTEM_FIELDS.filter(
-    ([, json]) => type.definition.options.draftAndPublish || !PUBLICATION_FIELDS.has(json),
+    ([, json]) =>
+      (type.definition.options.draftAndPublish || !PUBLICATION_FIELDS.has(json)) &&
+      (json !== 'companyId' || isCompanyScoped(type)),
   );
 }
 
@@ -90,6 +93,7 @@ const SYSTEM_TYPES: Record<string, { type: string; sql: string }> = {
   published_at: { type: 'datetime', sql: 'timestamptz' },
   published_by_id: { type: 'integer', sql: 'integer' },
   publication_status: { type: 'enumeration', sql: 'varchar(20)' },
+  company_id: { type: 'integer', sql: 'integer' },
 };
 
 /**

@@ -5,6 +5,7 @@ import { Client } from '../tenancy/entities/client.entity';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { tenantContext } from '../tenancy/tenant-context';
 import { CmsDdl } from './cms-ddl';
+import { isCompanyScoped } from './cms-company-scope';
 import { compile } from './cms-definition';
 import { SYSTEM_COLUMNS } from './cms-names';
 import { ContentTypeCache } from './content-type-cache';
@@ -106,6 +107,12 @@ async function reconcile(ddl: SchemaDdl, cms: CmsDdl, report: SyncReport): Promi
     known.add(type.table);
     const existing = tables.get(type.table) ?? new Map<string, string>();
     const before = report.successes.length + report.warnings.length + report.errors.length;
+    if (isCompanyScoped(type) && !missing.includes(type) && !existing.has('company_id')) {
+      await attempt(ddl, report, type, async () => {
+        await cms.addCompanyColumn(type);
+        report.successes.push(`${type.table}.company_id: column created`);
+      });
+    }
     for (const field of type.fields.values()) {
       if (field.joinTable) {
         known.add(field.joinTable);

@@ -49,7 +49,8 @@ export interface ContentTypeDefinition {
   kind: 'collectionType';
   collectionName: string;
   info: { singularName: string; pluralName: string; displayName: string; description?: string };
-  options: { draftAndPublish: boolean };
+  /** companyScoped: records carry a company (absent on types stored before the option: client scope). */
+  options: { draftAndPublish: boolean; companyScoped?: boolean };
   attributes: Record<string, AttributeDefinition>;
 }
 

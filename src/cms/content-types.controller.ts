@@ -1,7 +1,10 @@
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { CountEnvelopeDto } from '../records/record-envelopes';
+import { CurrentPrincipal } from '../access/access-rules';
+import { Principal } from '../access/principal';
 import { Route } from '../access/route.decorator';
+import { assertCms } from './cms-permissions';
 import { openApiFragment as cmsOpenApi } from './cms-openapi';
 import { CollectionNameParam } from './collection-name.pipe';
 import { ContentTypeCache } from './content-type-cache';
@@ -15,6 +18,7 @@ import {
   OpenApiFragmentDto,
   SyncReportDto,
 } from './dto/cms-views';
+import { ReplaceContentTypeQueryDto } from './dto/content-type-query.dto';
 
 /** Definitions of custom tables (`content_types:*`). Registered before the records controller. */
 @ApiTags('Custom tables')
@@ -31,8 +35,8 @@ export class ContentTypesController {
     permissions: ['content_types:read'],
     response: ContentTypeListDto,
   })
-  list() {
-    return this.types.list();
+  list(@CurrentPrincipal() principal: Principal) {
+    return this.types.list(principal);
   }
 
   @Route('GET', 'content-types/count', {
@@ -40,8 +44,8 @@ export class ContentTypesController {
     permissions: ['content_types:read'],
     response: CountEnvelopeDto,
   })
-  count() {
-    return this.types.count();
+  count(@CurrentPrincipal() principal: Principal) {
+    return this.types.count(principal);
   }
 
   @Route('GET', 'content-types/:collectionName', {
@@ -50,8 +54,8 @@ export class ContentTypesController {
     response: ContentTypeEnvelopeDto,
     notFound: true,
   })
-  get(@Param('collectionName', CollectionNameParam) name: string) {
-    return this.types.get(name);
+  get(@CurrentPrincipal() principal: Principal, @Param('collectionName', CollectionNameParam) name: string) {
+    return this.types.get(principal, name);
   }
 
   @Route('GET', 'content-types/:collectionName/openapi', {
@@ -60,7 +64,11 @@ export class ContentTypesController {
     response: OpenApiFragmentDto,
     notFound: true,
   })
-  async openapi(@Param('collectionName', CollectionNameParam) name: string) {
+  async openapi(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+  ) {
+    assertCms(principal, name, 'read');
     return { data: cmsOpenApi(await this.cache.get(name)) };
   }
 
@@ -85,8 +93,13 @@ export class ContentTypesController {
     conflict: 'CONFLICT (existing rows cannot take the change)',
   })
   @ApiBody({ type: ContentTypeDefinitionDto })
-  replace(@Param('collectionName', CollectionNameParam) name: string, @Body() body: Record<string, unknown>) {
-    return this.types.replace(name, body);
+  replace(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Query() q: ReplaceContentTypeQueryDto,
+    @Body() body: Record<string, unknown>,
+  ) {
+    return this.types.replace(principal, name, body, q.companyId);
   }
 
   @Route('DELETE', 'content-types/:collectionName', {

@@ -7,7 +7,10 @@ import { Client } from '../tenancy/entities/client.entity';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
+import { Principal } from '../access/principal';
 import { CmsDdl } from './cms-ddl';
+import { changeCompanyScope } from './cms-company-scope';
+import { assertCms, canCms } from './cms-permissions';
 import { compile, validateDefinition } from './cms-definition';
 import { collectionNameProblem } from './cms-names';
 import { ContentTypeCache } from './content-type-cache';
@@ -24,16 +27,23 @@ export class ContentTypesService {
     private readonly audit: AuditWriter,
   ) {}
 
-  async list(): Promise<{ data: ContentTypeDefinition[] }> {
-    return { data: [...(await this.cache.all()).values()].map((t) => t.definition) };
+  /** The types whose records the caller may read. */
+  async list(principal: Principal): Promise<{ data: ContentTypeDefinition[] }> {
+    return { data: (await this.readable(principal)).map((t) => t.definition) };
   }
 
-  async get(collectionName: string): Promise<{ data: ContentTypeDefinition }> {
+  /** One type, for a caller who may read its records (403 otherwise, whether it exists or not). */
+  async get(principal: Principal, collectionName: string): Promise<{ data: ContentTypeDefinition }> {
+    assertCms(principal, collectionName, 'read');
     return { data: (await this.cache.get(collectionName)).definition };
   }
 
-  async count(): Promise<{ data: { count: number } }> {
-    return { data: { count: (await this.cache.all()).size } };
+  async count(principal: Principal): Promise<{ data: { count: number } }> {
+    return { data: { count: (await this.readable(principal)).length } };
+  }
+
+  private async readable(principal: Principal) {
+    return [...(await this.cache.all()).values()].filter((t) => canCms(principal, t.collectionName, 'read'));
   }
 
   async create(body: unknown) {
@@ -67,8 +77,12 @@ export class ContentTypesService {
     };
   }
 
-  /** Replaces a definition: columns added, dropped and changed in one transaction, rows kept. */
-  async replace(collectionName: string, body: unknown) {
+  /**
+   * Replaces a definition: columns added, dropped and changed in one transaction, rows kept. A
+   * definition without `options.companyScoped` keeps the stored scope; a change of scope follows
+   * `changeCompanyScope` (`assignCompanyId`: the company existing records go to).
+   */
+  async replace(principal: Principal, collectionName: string, body: unknown, assignCompanyId?: number) {
     await this.cache.get(collectionName);
     const named = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
     if (named.collectionName !== undefined && named.collectionName !== collectionName) {
@@ -82,8 +96,9 @@ export class ContentTypesService {
       const existing = await readDefinitions(ddl, true);
       const old = existing.get(collectionName);
       if (!old) throw AppError.notFound('Content type');
-      const def = validateDefinition(input, new Set(existing.keys()));
+      const def = validateDefinition(input, new Set(existing.keys()), old.options.companyScoped === true);
       const [from, to] = [compile(old), compile(def)];
+      await changeCompanyScope(ddl, cms, from, to, principal, assignCompanyId);
       for (const [name, field] of from.fields) if (!to.fields.has(name)) await cms.dropField(from, field);
       for (const [name, field] of to.fields) {
         const previous = from.fields.get(name);

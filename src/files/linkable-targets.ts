@@ -8,7 +8,12 @@ import { LinkTarget } from './link-target';
  * Checks a link to a `ref` no record type claims, before anything is stored: throws to refuse it
  * (400, 403), answers null when `ref` is not its own, else what the upload hooks get as `checkedLink`.
  */
-export type LinkFallback = (principal: Principal, link: LinkTarget, mimes: string[]) => Promise<unknown>;
+export type LinkFallback = (
+  principal: Principal,
+  companyId: number,
+  link: LinkTarget,
+  mimes: string[],
+) => Promise<unknown>;
 
 /**
  * The record types files may be linked to. A feature registers its table under the `ref` names
@@ -35,7 +40,7 @@ export class LinkableTargets {
   /** Checks the link (400 on `refId` for a record the company does not have); answers the fallback's answer. */
   async check(principal: Principal, companyId: number, link: LinkTarget, mimes: string[]): Promise<unknown> {
     const table = this.tables.get(link.ref.toLowerCase());
-    if (!table) return this.fallback ? this.fallback(principal, link, mimes) : null;
+    if (!table) return this.fallback ? this.fallback(principal, companyId, link, mimes) : null;
     const rows = await this.db.run((m) =>
       m.query<unknown[]>(`SELECT 1 FROM ${table} WHERE id = $1 AND company_id = $2`, [link.refId, companyId]),
     );

@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ApiTokenAuthenticator } from '../auth/api-token-authenticator';
 import { AuthStateCache } from '../auth/auth-state.cache';
+import { holds } from '../../access/permissions';
 import { Principal } from '../../access/principal';
 import { sha256 } from '../../common/crypto/token-hash';
 import { AppError } from '../../common/errors/app-error';
@@ -62,7 +63,7 @@ export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnAp
     const permissions = record.isFullAccess
       ? creator.permissions
       : new Set(
-          [...record.permissions].filter((p) => creator.role === 'SUPER_ADMIN' || creator.permissions.has(p)),
+          [...record.permissions].filter((p) => creator.role === 'SUPER_ADMIN' || holds(creator.permissions, p)),
         );
     this.usage.record(record.id, record.name, creator.userId, creator.username ?? creator.email);
     return {

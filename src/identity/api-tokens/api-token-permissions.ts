@@ -6,9 +6,13 @@ const FLAGS = [
   ['canRead', 'read'],
   ['canUpdate', 'update'],
   ['canDelete', 'delete'],
+  ['canPublish', 'publish'],
 ] as const;
 
-/** resourceName + canCreate/canRead/canUpdate/canDelete → `{resource}:{action}`. */
+/**
+ * resourceName + canCreate/canRead/canUpdate/canDelete/canPublish → `{resource}:{action}`
+ * (`cms.<collection>:<action>` for one custom table).
+ */
 export function toPermissions(list: ResourcePermission[]): Permission[] {
   const result: Permission[] = [];
   for (const entry of list) {

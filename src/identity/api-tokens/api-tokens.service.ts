@@ -47,6 +47,7 @@ export class ApiTokensService {
       canRead: p.canRead ?? false,
       canUpdate: p.canUpdate ?? false,
       canDelete: p.canDelete ?? false,
+      canPublish: p.canPublish ?? false,
     }));
     if (!isFullAccess && toPermissions(permissions).length === 0) {
       throw AppError.validation([

@@ -2,9 +2,9 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppError } from '../../common/errors/app-error';
 import { PRODUCTION_SCHEMA, tenantContext } from '../../tenancy/tenant-context';
-import { AUTH_RULE, AuthRule } from '../../access/access-rules';
+import { AUTH_RULE, AuthRule, PER_TYPE_PARAM } from '../../access/access-rules';
 import { Authenticator } from './authenticator.service';
-import { can } from '../../access/permissions';
+import { can, perTypePermission } from '../../access/permissions';
 import { hasRank } from '../../access/roles';
 import { SandboxAccess } from './sandbox-access.service';
 
@@ -39,8 +39,13 @@ export class AuthGuard implements CanActivate {
     if (rule?.minRole && principal.restricted && !rule.permissions?.length) {
       throw AppError.forbidden('This API token is limited to its listed permissions');
     }
+    const typeParam = this.reflector.getAllAndOverride<string | undefined>(PER_TYPE_PARAM, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const type: string | undefined = typeParam ? request.params?.[typeParam] : undefined;
     for (const required of rule?.permissions ?? []) {
-      if (!can(principal, required)) throw AppError.forbidden();
+      if (!can(principal, perTypePermission(required, type))) throw AppError.forbidden();
     }
     if (store.schema !== PRODUCTION_SCHEMA && !(await this.sandboxAccess.allowed(principal, store.schema))) {
       throw AppError.forbidden('No access to this sandbox');

@@ -91,7 +91,7 @@ export class RolesService {
       else
         errors.push({
           field: `permissions.${index}`,
-          message: `"${value}" is not a {resource}:{action} permission`,
+          message: `"${value}" is not a {resource}:{action} or cms.{collection}:{action} permission`,
         });
     });
     if (errors.length) throw AppError.validation(errors);

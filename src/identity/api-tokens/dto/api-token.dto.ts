@@ -4,25 +4,39 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
-  IsIn,
   IsNotEmpty,
   IsOptional,
   IsString,
+  Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
 import { IsDateTimeText } from '../../../common/validation/datetime';
-import { RESOURCES } from '../../../access/permissions';
+import { PER_TYPE_RESOURCES, RESOURCES, TYPE_NAME } from '../../../access/permissions';
+
+/** A resource, or `{resource}.{type}` of a per-type resource (`cms.<collection>`). */
+const RESOURCE_NAME = new RegExp(
+  `^(${RESOURCES.join('|')}|(${PER_TYPE_RESOURCES.join('|')})\\.${TYPE_NAME.source.slice(1, -1)})$`,
+);
 
 export class ResourcePermissionDto {
-  @ApiProperty({ enum: RESOURCES, example: 'units' })
-  @IsIn(RESOURCES)
+  @ApiProperty({
+    example: 'units',
+    pattern: RESOURCE_NAME.source,
+    description: `One of ${RESOURCES.join(', ')}; or \`cms.<collection>\` for one custom table`,
+  })
+  @IsString()
+  @Matches(RESOURCE_NAME, { message: 'resourceName must be a resource or cms.<collection>' })
   resourceName: string;
 
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() canCreate?: boolean;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() canRead?: boolean;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() canUpdate?: boolean;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() canDelete?: boolean;
+  @ApiPropertyOptional({ default: false, description: 'Publish and unpublish (custom tables)' })
+  @IsOptional()
+  @IsBoolean()
+  canPublish?: boolean;
 }
 
 export class CreateApiTokenDto {

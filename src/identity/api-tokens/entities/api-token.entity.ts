@@ -6,6 +6,8 @@ export interface ResourcePermission {
   canRead: boolean;
   canUpdate: boolean;
   canDelete: boolean;
+  /** Absent on tokens made before the flag existed. */
+  canPublish?: boolean;
 }
 
 @Entity('api_tokens')

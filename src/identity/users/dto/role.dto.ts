@@ -4,8 +4,9 @@ import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-va
 export class UpdateRoleDto {
   @ApiPropertyOptional({
     type: [String],
-    example: ['units:read', 'units.update'],
-    description: 'Replaces the role’s permissions; `{resource}:{action}` or `{resource}.{action}`',
+    example: ['units:read', 'units.update', 'cms.turbines:read'],
+    description:
+      'Replaces the role’s permissions; `{resource}:{action}` or `{resource}.{action}`, and `cms.{collection}:{action}` for one custom table',
   })
   @IsOptional()
   @IsArray()
