@@ -69,7 +69,8 @@ export function isPermissionResource(name: string): boolean {
   const dot = name.indexOf('.');
   if (dot < 0) return (RESOURCES as readonly string[]).includes(name);
   return (
-    (PER_TYPE_RESOURCES as readonly string[]).includes(name.slice(0, dot)) && TYPE_NAME.test(name.slice(dot + 1))
+    (PER_TYPE_RESOURCES as readonly string[]).includes(name.slice(0, dot)) &&
+    TYPE_NAME.test(name.slice(dot + 1))
   );
 }
 

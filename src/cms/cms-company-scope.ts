@@ -12,7 +12,8 @@ import { CompiledType, ContentRecord } from './content-type.types';
  * company's, everyone else their own company's (another company's record answers 404). A
  * client-scoped type's records belong to the client (every reader sees them all).
  */
-export const isCompanyScoped = (type: CompiledType): boolean => type.definition.options.companyScoped === true;
+export const isCompanyScoped = (type: CompiledType): boolean =>
+  type.definition.options.companyScoped === true;
 
 /**
  * The company the caller's reads and writes of the type are limited to: null when none (a

@@ -41,7 +41,8 @@ export class CmsDdl {
    * companies, indexed with id. `assign` (a checked company id) fills the rows the table holds.
    */
   async addCompanyColumn(type: CompiledType, assign?: number): Promise<void> {
-    if (assign !== undefined && !(Number.isSafeInteger(assign) && assign > 0)) throw new Error('Bad company id');
+    if (assign !== undefined && !(Number.isSafeInteger(assign) && assign > 0))
+      throw new Error('Bad company id');
     const table = this.ddl.table(type.table);
     // A constant default fills existing rows as a catalogue change; it is dropped at once.
     const fill = assign === undefined ? '' : ` DEFAULT ${assign}`;

@@ -31,7 +31,7 @@ export class ContentTypesController {
   ) {}
 
   @Route('GET', 'content-types', {
-    summary: 'List the content types of this schema',
+    summary: 'List the content types of this schema whose records the caller may read',
     permissions: ['content_types:read'],
     response: ContentTypeListDto,
   })
@@ -40,7 +40,7 @@ export class ContentTypesController {
   }
 
   @Route('GET', 'content-types/count', {
-    summary: 'Count the content types',
+    summary: 'Count the content types whose records the caller may read',
     permissions: ['content_types:read'],
     response: CountEnvelopeDto,
   })
@@ -50,6 +50,7 @@ export class ContentTypesController {
 
   @Route('GET', 'content-types/:collectionName', {
     summary: 'One content type definition',
+    description: 'Needs `cms:read` or `cms.<collectionName>:read` as well (403 otherwise).',
     permissions: ['content_types:read'],
     response: ContentTypeEnvelopeDto,
     notFound: true,
@@ -60,6 +61,7 @@ export class ContentTypesController {
 
   @Route('GET', 'content-types/:collectionName/openapi', {
     summary: "OpenAPI 3 fragment of one type's record endpoints (for typed SDKs)",
+    description: 'Needs `cms:read` or `cms.<collectionName>:read` as well (403 otherwise).',
     permissions: ['content_types:read'],
     response: OpenApiFragmentDto,
     notFound: true,
@@ -86,11 +88,13 @@ export class ContentTypesController {
 
   @Route('PUT', 'content-types/:collectionName', {
     summary: 'Replace a definition, altering the table in one transaction (rows kept)',
+    description:
+      'Without `options.companyScoped` the stored scope is kept. Moving a type that has records into or out of company scope needs ADMIN or above (403); into it, `companyId` names the company its records go to (409 without).',
     permissions: ['content_types:update'],
     response: ContentTypeEnvelopeDto,
     notFound: true,
     badRequest: true,
-    conflict: 'CONFLICT (existing rows cannot take the change)',
+    conflict: 'CONFLICT (existing rows cannot take the change, or records need a companyId)',
   })
   @ApiBody({ type: ContentTypeDefinitionDto })
   replace(

@@ -40,6 +40,8 @@ describe('custom tables: media fields and upload links', () => {
       .admin('post', '/api/cms/content-types')
       .send({
         collectionName: 'sites',
+        // Client-scoped: members of both companies write the same records (see company-scope for the other kind).
+        options: { companyScoped: false },
         attributes: {
           name: { type: 'string' },
           photo: { type: 'media', allowedTypes: ['images'] },

@@ -145,6 +145,33 @@ describe('controller tier: the role matrix of every route', () => {
     expect((await call('POST /auth/local', headers)).status).toBe(PROBE_STATUS);
   });
 
+  it('a records route of a custom table also passes with the permission of its one type', async () => {
+    const only = t.bearer({ role: 'SUPER_ADMIN', limitedTo: ['cms.sites:read', 'cms.sites:publish'] });
+    const headers = { 'x-client-id': 'acme', authorization: only };
+    const answers = async (routes: string[]) =>
+      Promise.all(
+        routes.map(async (route) => `${route}: ${describeStatus((await call(route, headers)).status)}`),
+      );
+    const allowed = [
+      'GET /api/cms/sites',
+      'GET /api/cms/sites/1',
+      'GET /api/cms/sites/count',
+      'POST /api/cms/sites/search',
+      'POST /api/cms/sites/1/publish',
+    ];
+    const refused = [
+      'GET /api/cms/tags',
+      'GET /api/cms/sites_archive',
+      'POST /api/cms/sites',
+      'PUT /api/cms/sites/1',
+      'DELETE /api/cms/sites/1',
+      'GET /api/units',
+      'GET /api/cms/content-types',
+    ];
+    expect(await answers(allowed)).toEqual(allowed.map((r) => `${r}: allowed`));
+    expect(await answers(refused)).toEqual(refused.map((r) => `${r}: 403`));
+  });
+
   it('every role is in the matrix', () => {
     const roles: RoleType[] = ['SUPER_ADMIN', 'ADMIN', 'MANAGER', 'OPERATOR', 'VIEWER'];
     expect([...ROLE_TYPES]).toEqual(roles);

@@ -4,7 +4,7 @@ const DEFINITION_EXAMPLE = {
   kind: 'collectionType',
   collectionName: 'turbines',
   info: { singularName: 'turbine', pluralName: 'turbines', displayName: 'Turbines' },
-  options: { draftAndPublish: true },
+  options: { draftAndPublish: true, companyScoped: true },
   attributes: {
     name: { type: 'string', required: true, maxLength: 80 },
     ratedMw: { type: 'decimal', min: 0 },
@@ -16,8 +16,15 @@ export class ContentTypeDefinitionDto {
   @ApiProperty({ enum: ['collectionType'], required: false }) kind?: string;
   @ApiProperty({ pattern: '^[a-z][a-z0-9_]{0,39}$', example: 'turbines' }) collectionName: string;
   @ApiProperty({ required: false, example: DEFINITION_EXAMPLE.info }) info?: Record<string, string>;
-  @ApiProperty({ required: false, example: DEFINITION_EXAMPLE.options }) options?: {
+  @ApiProperty({
+    required: false,
+    example: DEFINITION_EXAMPLE.options,
+    description:
+      'draftAndPublish (default false); companyScoped: records belong to a company (default true for a new type, the stored value on a PUT)',
+  })
+  options?: {
     draftAndPublish?: boolean;
+    companyScoped?: boolean;
   };
   @ApiProperty({
     description:

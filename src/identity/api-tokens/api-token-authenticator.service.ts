@@ -63,7 +63,9 @@ export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnAp
     const permissions = record.isFullAccess
       ? creator.permissions
       : new Set(
-          [...record.permissions].filter((p) => creator.role === 'SUPER_ADMIN' || holds(creator.permissions, p)),
+          [...record.permissions].filter(
+            (p) => creator.role === 'SUPER_ADMIN' || holds(creator.permissions, p),
+          ),
         );
     this.usage.record(record.id, record.name, creator.userId, creator.username ?? creator.email);
     return {
