@@ -25,8 +25,11 @@ import { CmsListQueryDto } from './dto/cms-query.dto';
 
 type Row = Record<string, unknown>;
 const MAX_BULK = 1000;
-/** undefined_column, undefined_table: the cached definition is older than the table. */
-const STALE_DEFINITION = new Set(['42703', '42P01']);
+/**
+ * undefined_column, undefined_table, and not_null_violation (only `company_id` is NOT NULL without
+ * a default): the cached definition is older than the table.
+ */
+const STALE_DEFINITION = new Set(['42703', '42P01', '23502']);
 
 /** Records of custom tables, through SQL generated from the compiled definition. */
 @Injectable()
