@@ -9,18 +9,12 @@ import { CmsRecordsService } from './cms-records.service';
 import { CollectionNameParam } from './collection-name.pipe';
 import { CmsCountQueryDto, CmsListQueryDto } from './dto/cms-query.dto';
 import { BulkDeleteDto, CmsRecordEnvelopeDto, CmsRecordPageDto } from './dto/cms-views';
+import { CMS_FILTER_SCHEMA, CmsAggregateDto, CmsAggregateEnvelopeDto } from './dto/cms-aggregate.dto';
 
 const RECORD_BODY = {
   schema: { type: 'object', additionalProperties: true, description: 'Attributes of the content type' },
 };
-const SEARCH_BODY = {
-  schema: {
-    type: 'object',
-    additionalProperties: true,
-    description:
-      '{ field: value } (equality) or { field: { $eq|$ne|$gt|$gte|$lt|$lte|$contains|$in|$null: value } }',
-  },
-};
+const SEARCH_BODY = { schema: CMS_FILTER_SCHEMA };
 
 /** Records of custom tables (`cms:*`), through the generic REST interface. */
 @ApiTags('Custom tables')
@@ -53,6 +47,22 @@ export class CmsRecordsController {
     @Body() body: Record<string, unknown>,
   ) {
     return this.records.list(name, q, body);
+  }
+
+  @Route('POST', 'aggregate', {
+    summary: 'Count, sum, average, minimum and maximum of the records a filter selects, optionally grouped',
+    permissions: ['cms:read'],
+    response: CmsAggregateEnvelopeDto,
+    status: 200,
+    notFound: true,
+    badRequest: true,
+  })
+  @ApiBody({ type: CmsAggregateDto })
+  aggregate(
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Body() body: Record<string, unknown>,
+  ) {
+    return this.records.aggregate(name, body);
   }
 
   @Route('POST', 'bulk-delete', {

@@ -7,7 +7,12 @@ import { constraintViolation } from '../database/constraint-violation';
 import { quoteIdent } from '../database/ddl';
 import { RecordChanges } from '../records/record-changes';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { orderBy, Params, searchConditions, selectList, toRecord } from './cms-sql';
+import { Params, selectList, toRecord } from './cms-sql';
+import { aggregateRows, aggregateStatement, planAggregate } from './query/cms-aggregate';
+import { CmsCursors } from './query/cms-cursor';
+import { chosenFields } from './query/cms-fields';
+import { filterSql } from './query/cms-filter';
+import { pageRows, SORT_TEXT } from './query/cms-page';
 import { mediaProblems } from './cms-media';
 import { checkValue } from './cms-values';
 import { ContentTypeCache } from './content-type-cache';
@@ -27,25 +32,69 @@ export class CmsRecordsService {
     private readonly db: TenantDatabase,
     private readonly types: ContentTypeCache,
     private readonly changes: RecordChanges,
+    private readonly cursors: CmsCursors,
   ) {}
 
   async list(collection: string, q: CmsListQueryDto, filters?: unknown) {
     return this.fresh(collection, async (type) => {
+      const fields = chosenFields(type, q.fields);
       const params = new Params();
-      const where = [...searchConditions(type, filters, params), ...statusCondition(type, q.status, params)];
-      const order = orderBy(type, q.sort ?? 'id', q.order ?? 'DESC');
-      const conditions = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const filterValues = [...params.values];
-      const sql = `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t ${conditions} ORDER BY ${order}
-        LIMIT ${params.add(q.pageSize)} OFFSET ${params.add((q.page - 1) * q.pageSize)}`;
+      const where = [
+        ...(await this.filterOf(type, filters, params)),
+        ...statusCondition(type, q.status, params),
+      ];
+      const [sort, order] = [q.sort ?? 'id', q.order ?? 'DESC'];
+      if (q.after && q.page > 1) {
+        throw AppError.validation([{ field: 'after', message: 'takes no page; a cursor names its own' }]);
+      }
+      const after = q.after ? this.cursors.read(collection, q.after, sort, order) : null;
+      const page = { type, fields, where, values: params.values, sort, order, pageSize: q.pageSize };
       // The page walks the sort index and stops after it; the total is its own (index-only) count.
       const [rows, total] = await Promise.all([
-        this.db.query<Row>(sql, params.values),
-        this.countWhere(type, where, filterValues),
+        pageRows((sql, values) => this.db.query<Row>(sql, values), {
+          ...page,
+          offset: after ? 0 : (q.page - 1) * q.pageSize,
+          after,
+        }),
+        this.countWhere(type, where, params.values),
       ]);
-      const data = rows.map((row) => toRecord(type, row));
-      return paged(data, total, q.page, q.pageSize);
+      const last = rows[rows.length - 1];
+      const nextCursor =
+        rows.length === q.pageSize
+          ? this.cursors.make(collection, {
+              sort,
+              order,
+              value: last[SORT_TEXT] as string | null,
+              id: Number(last.id),
+            })
+          : null;
+      const data = rows.map((row) => {
+        delete row[SORT_TEXT];
+        return toRecord(type, row);
+      });
+      const answer = paged(data, total, q.page, q.pageSize);
+      return {
+        ...answer,
+        meta: { pagination: { ...answer.meta.pagination, ...(after ? { page: null } : {}), nextCursor } },
+      };
     });
+  }
+
+  /** Counts, sums, averages, minima and maxima of the records a filter selects, grouped or not. */
+  async aggregate(collection: string, body: unknown) {
+    return this.fresh(collection, async (type) => {
+      const plan = planAggregate(type, body);
+      const params = new Params();
+      const where = await this.filterOf(type, plan.filter, params);
+      const rows = await this.db.query<Row>(aggregateStatement(type, plan, where, params), params.values);
+      return { data: aggregateRows(plan, rows) };
+    });
+  }
+
+  /** The WHERE conditions of a filter body (none for an empty one). */
+  private async filterOf(type: CompiledType, filters: unknown, params: Params): Promise<string[]> {
+    const sql = filterSql({ type, types: await this.types.all() }, filters, params);
+    return sql ? [sql] : [];
   }
 
   async count(collection: string, status?: 'draft' | 'published') {
