@@ -15,7 +15,14 @@ import { CmsCursors } from './query/cms-cursor';
   imports: [FileHooksModule, RecordsModule],
   // The definitions controller first: its literal paths win over the records' `:collectionName`.
   controllers: [ContentTypesController, CmsRecordsController],
-  providers: [ContentTypeCache, ContentTypesService, ContentTypeSync, CmsRecordsService, CmsMediaLinks, CmsCursors],
+  providers: [
+    ContentTypeCache,
+    ContentTypesService,
+    ContentTypeSync,
+    CmsRecordsService,
+    CmsMediaLinks,
+    CmsCursors,
+  ],
   exports: [ContentTypeSync],
 })
 export class CmsModule {}

@@ -8,12 +8,18 @@ export const CMS_FILTER_SCHEMA = {
     '{ field: value } (equality) or { field: { $eq|$ne|$gt|$gte|$lt|$lte|$between|$in|$nin|$contains|$icontains|$startsWith|$endsWith|$null|$notNull: value } }; ' +
     '$and / $or take arrays of filters, $not a filter; { relation: { targetField: ... } } filters on a manyToOne / oneToOne target. ' +
     'At most 5 levels and 50 conditions.',
-  example: { $or: [{ region: 'NORTH' }, { capacity: { $between: [10, 20] } }], site: { name: { $startsWith: 'S-' } } },
+  example: {
+    $or: [{ region: 'NORTH' }, { capacity: { $between: [10, 20] } }],
+    site: { name: { $startsWith: 'S-' } },
+  },
 };
 
 class CmsGroupByDto {
   @ApiProperty({ example: 'commissioned' }) field: string;
-  @ApiPropertyOptional({ enum: ['day', 'week', 'month', 'year'], description: 'date and datetime fields (UTC)' })
+  @ApiPropertyOptional({
+    enum: ['day', 'week', 'month', 'year'],
+    description: 'date and datetime fields (UTC)',
+  })
   interval?: string;
 }
 
@@ -27,7 +33,8 @@ export class CmsAggregateDto {
   aggregate: Record<string, string[]>;
 
   @ApiPropertyOptional({
-    description: 'At most 5 fields (not json, many relations or multiple media); groups come in ascending order, at most 1000',
+    description:
+      'At most 5 fields (not json, many relations or multiple media); groups come in ascending order, at most 1000',
     type: 'array',
     items: { oneOf: [{ type: 'string' }, { $ref: '#/components/schemas/CmsGroupByDto' }] },
     example: ['region', { field: 'commissioned', interval: 'month' }],

@@ -33,7 +33,8 @@ export class CmsListQueryDto extends PageQueryDto {
   fields?: string;
 
   @ApiPropertyOptional({
-    description: 'Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order)',
+    description:
+      'Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order)',
   })
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{1,900}\.[A-Za-z0-9_-]{43}$/, { message: 'after must be a cursor' })

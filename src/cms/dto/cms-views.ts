@@ -81,7 +81,8 @@ export class CmsRecordEnvelopeDto {
 }
 
 class PaginationDto {
-  @ApiProperty({ nullable: true, type: Number, description: 'null on a page read by cursor' }) page: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'null on a page read by cursor' }) page:
+    number | null;
   @ApiProperty() pageSize: number;
   @ApiProperty() pageCount: number;
   @ApiProperty() total: number;

@@ -42,7 +42,8 @@ export function planAggregate(type: CompiledType, body: unknown): AggregatePlan 
   if (!isObject(body)) throw AppError.validation([{ field: 'body', message: 'must be an object' }]);
   const errors: FieldError[] = [];
   for (const key of Object.keys(body)) {
-    if (!BODY_KEYS.includes(key)) errors.push({ field: key, message: `is not accepted; use ${BODY_KEYS.join(', ')}` });
+    if (!BODY_KEYS.includes(key))
+      errors.push({ field: key, message: `is not accepted; use ${BODY_KEYS.join(', ')}` });
   }
   const plan: AggregatePlan = { groups: [], values: [], filter: body.filter };
   const aggregate = body.aggregate;
@@ -166,7 +167,10 @@ export function aggregateStatement(
 export function aggregateRows(plan: AggregatePlan, rows: Record<string, unknown>[]) {
   if (rows.length > MAX_GROUPS) {
     throw AppError.validation([
-      { field: 'groupBy', message: `makes more than ${MAX_GROUPS} groups; narrow the filter or the grouping` },
+      {
+        field: 'groupBy',
+        message: `makes more than ${MAX_GROUPS} groups; narrow the filter or the grouping`,
+      },
     ]);
   }
   return rows.map((row) => {
@@ -175,7 +179,8 @@ export function aggregateRows(plan: AggregatePlan, rows: Record<string, unknown>
       out.group = {};
       for (const g of plan.groups) {
         const v = row[g.alias];
-        out.group[g.name] = g.bigint && typeof v === 'string' && Number.isSafeInteger(Number(v)) ? Number(v) : v;
+        out.group[g.name] =
+          g.bigint && typeof v === 'string' && Number.isSafeInteger(Number(v)) ? Number(v) : v;
       }
     }
     for (const v of plan.values) {

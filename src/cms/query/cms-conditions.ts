@@ -43,7 +43,14 @@ export const SYSTEM_TYPES: Record<string, { type: string; sql: string }> = {
 type Failure = { message: string };
 type Checked = { ok: true; value: unknown } | { ok: false; message: string };
 
-const COMPARISONS = { $eq: '=', $ne: 'IS DISTINCT FROM', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+const COMPARISONS = {
+  $eq: '=',
+  $ne: 'IS DISTINCT FROM',
+  $gt: '>',
+  $gte: '>=',
+  $lt: '<',
+  $lte: '<=',
+} as const;
 
 /** A LIKE pattern whose wildcards and escape character in `value` are literal. */
 export const likeLiteral = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -12,7 +12,10 @@ export function chosenFields(type: CompiledType, fields: string | undefined): Se
   const unknown = names.filter((name) => !queryableField(type, name));
   if (unknown.length) {
     throw AppError.validation([
-      { field: 'fields', message: `${unknown.map((n) => `"${n}"`).join(', ')}: not fields of this content type` },
+      {
+        field: 'fields',
+        message: `${unknown.map((n) => `"${n}"`).join(', ')}: not fields of this content type`,
+      },
     ]);
   }
   return new Set(['id', ...names]);

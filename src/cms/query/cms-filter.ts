@@ -137,7 +137,16 @@ function logicalSql(
     }
     const parts = raw
       .map((item, i) =>
-        objectSql(scope, type, alias, item as Record<string, unknown>, walk, `${at}.${i}`, depth + 1, relationsAllowed),
+        objectSql(
+          scope,
+          type,
+          alias,
+          item as Record<string, unknown>,
+          walk,
+          `${at}.${i}`,
+          depth + 1,
+          relationsAllowed,
+        ),
       )
       .filter((sql): sql is string => !!sql);
     if (!parts.length) return null;
@@ -151,7 +160,9 @@ function logicalSql(
 function relationTarget(field: CompiledField, raw: unknown): boolean {
   if (field.def.type !== 'relation' || field.joinTable || !isObject(raw)) return false;
   const keys = Object.keys(raw);
-  return keys.length > 0 && keys.every((k) => !k.startsWith('$') || (LOGICAL as readonly string[]).includes(k));
+  return (
+    keys.length > 0 && keys.every((k) => !k.startsWith('$') || (LOGICAL as readonly string[]).includes(k))
+  );
 }
 
 function relationSql(

@@ -81,7 +81,10 @@ function stepsOf(q: PageQuery): Step[] {
   const position = q.after;
   if (column === 'id') {
     return [
-      { where: (p) => (position ? `${id} ${after} ${p.add(position.id, 'bigint')}` : 'TRUE'), order: `${id} ${dir}` },
+      {
+        where: (p) => (position ? `${id} ${after} ${p.add(position.id, 'bigint')}` : 'TRUE'),
+        order: `${id} ${dir}`,
+      },
     ];
   }
   const col = `t.${quoteIdent(column)}`;
