@@ -1,5 +1,5 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { Principal } from '../access/principal';
 import { CurrentPrincipal } from '../access/access-rules';
 import { IdParam } from '../common/validation/id-param.pipe';
@@ -9,7 +9,12 @@ import { CmsRecordsService } from './cms-records.service';
 import { CollectionNameParam } from './collection-name.pipe';
 import { CmsCountQueryDto, CmsListQueryDto } from './dto/cms-query.dto';
 import { BulkDeleteDto, CmsRecordEnvelopeDto, CmsRecordPageDto } from './dto/cms-views';
-import { CMS_FILTER_SCHEMA, CmsAggregateDto, CmsAggregateEnvelopeDto } from './dto/cms-aggregate.dto';
+import {
+  CMS_FILTER_SCHEMA,
+  CmsAggregateDto,
+  CmsAggregateEnvelopeDto,
+  CmsGroupByDto,
+} from './dto/cms-aggregate.dto';
 
 const RECORD_BODY = {
   schema: { type: 'object', additionalProperties: true, description: 'Attributes of the content type' },
@@ -18,6 +23,7 @@ const SEARCH_BODY = { schema: CMS_FILTER_SCHEMA };
 
 /** Records of custom tables (`cms:*`), through the generic REST interface. */
 @ApiTags('Custom tables')
+@ApiExtraModels(CmsGroupByDto)
 @Controller('api/cms/:collectionName')
 export class CmsRecordsController {
   constructor(private readonly records: CmsRecordsService) {}

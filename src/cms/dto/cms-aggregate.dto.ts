@@ -14,7 +14,8 @@ export const CMS_FILTER_SCHEMA = {
   },
 };
 
-class CmsGroupByDto {
+/** A groupBy entry with date truncation. */
+export class CmsGroupByDto {
   @ApiProperty({ example: 'commissioned' }) field: string;
   @ApiPropertyOptional({
     enum: ['day', 'week', 'month', 'year'],
@@ -53,5 +54,3 @@ export class CmsAggregateEnvelopeDto {
   })
   data: Record<string, unknown>[];
 }
-
-export { CmsGroupByDto };

@@ -60,7 +60,7 @@ export function planAggregate(type: CompiledType, body: unknown): AggregatePlan 
         errors.push({ field: at, message: 'takes a non-empty array of field names' });
         continue;
       }
-      for (const name of new Set(names as string[])) {
+      for (const name of new Set(names)) {
         const sql = aggregateSql(type, fn as Aggregate, name);
         if (typeof sql === 'string') {
           plan.values.push({ fn: fn as Aggregate, name, alias: `a${plan.values.length}`, sql });

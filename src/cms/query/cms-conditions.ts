@@ -150,7 +150,7 @@ export function fieldCondition(
   }
   const checked = one(value);
   if (!checked.ok) return { message: checked.message };
-  return `${col} ${COMPARISONS[op as keyof typeof COMPARISONS]} ${params.add(checked.value, sqlType!)}`;
+  return `${col} ${COMPARISONS[op]} ${params.add(checked.value, sqlType!)}`;
 }
 
 /** Checks one filter value against the field's type (not the options a stored value must meet). */

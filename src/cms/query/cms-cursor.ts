@@ -53,7 +53,7 @@ export class CmsCursors {
     const [s, o, value, id] = parsed as unknown[];
     if (s !== sort || o !== order) throw invalid('was made for another sort or order');
     if ((value !== null && typeof value !== 'string') || !Number.isSafeInteger(id)) throw invalid();
-    return { sort, order, value: value as string | null, id: id as number };
+    return { sort, order, value: value, id: id as number };
   }
 
   private sign(collection: string, body: string): string {

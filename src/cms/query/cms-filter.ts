@@ -136,18 +136,7 @@ function logicalSql(
       return null;
     }
     const parts = raw
-      .map((item, i) =>
-        objectSql(
-          scope,
-          type,
-          alias,
-          item as Record<string, unknown>,
-          walk,
-          `${at}.${i}`,
-          depth + 1,
-          relationsAllowed,
-        ),
-      )
+      .map((item, i) => objectSql(scope, type, alias, item, walk, `${at}.${i}`, depth + 1, relationsAllowed))
       .filter((sql): sql is string => !!sql);
     if (!parts.length) return null;
     return `(${parts.join(key === '$and' ? ' AND ' : ' OR ')})`;
