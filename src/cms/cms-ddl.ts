@@ -86,7 +86,15 @@ export class CmsDdl {
    * table whose target or kind changes, starts that field afresh.
    */
   async changeField(type: CompiledType, before: CompiledField, after: CompiledField): Promise<void> {
-    if (after.def.type === 'enumeration' && !before.joinTable) await this.ensureInEnum(type, before, after);
+    // Only an enumeration that loses values needs the rows read; a kept or wider one is a catalogue change.
+    const narrowed = (before.def.enum ?? []).some((value) => !(after.def.enum ?? []).includes(value));
+    if (
+      after.def.type === 'enumeration' &&
+      !before.joinTable &&
+      (before.def.type !== 'enumeration' || narrowed)
+    ) {
+      await this.ensureInEnum(type, before, after);
+    }
     const same =
       before.sqlType === after.sqlType &&
       before.joinTable === after.joinTable &&

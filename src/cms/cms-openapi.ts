@@ -78,6 +78,10 @@ const SYSTEM_SCHEMAS: Record<string, Schema> = {
 
 const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_m, _u, c: string) => c.toUpperCase());
 
+const FILTER_DESCRIPTION =
+  'field: value (equality), field: { $eq|$ne|$gt|$gte|$lt|$lte|$between|$in|$nin|$contains|$icontains|$startsWith|$endsWith|$null|$notNull: value }, ' +
+  '$and / $or: [filters], $not: filter, relation: { targetField: ... }; at most 5 levels and 50 conditions';
+
 /** An OpenAPI 3 document of one type's record endpoints, with schemas from its attributes. */
 export function openApiFragment(type: CompiledType): Schema {
   const name = pascal(type.collectionName);
@@ -114,6 +118,18 @@ export function openApiFragment(type: CompiledType): Schema {
     { name: 'pageSize', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
     { name: 'sort', in: 'query', schema: { type: 'string', default: 'id' } },
     { name: 'order', in: 'query', schema: { type: 'string', enum: ['ASC', 'DESC'], default: 'DESC' } },
+    {
+      name: 'fields',
+      in: 'query',
+      description: 'Fields to answer, comma-separated; id always',
+      schema: { type: 'string' },
+    },
+    {
+      name: 'after',
+      in: 'query',
+      description: 'meta.pagination.nextCursor of the previous page',
+      schema: { type: 'string' },
+    },
   ];
   const paths: Schema = {
     [base]: {
@@ -138,12 +154,35 @@ export function openApiFragment(type: CompiledType): Schema {
       post: {
         operationId: `search${name}`,
         parameters: listParams,
+        requestBody: json({ type: 'object', description: FILTER_DESCRIPTION }),
+        responses: { 200: page },
+      },
+    },
+    [`${base}/aggregate`]: {
+      post: {
+        operationId: `aggregate${name}`,
         requestBody: json({
           type: 'object',
-          description:
-            'field: value (equality) or field: { $eq|$ne|$gt|$gte|$lt|$lte|$contains|$in|$null: value }',
+          required: ['aggregate'],
+          properties: {
+            aggregate: {
+              type: 'object',
+              description: 'count (* or fields), countDistinct, sum, avg, min, max: arrays of field names',
+              additionalProperties: { type: 'array', items: { type: 'string' } },
+            },
+            groupBy: {
+              type: 'array',
+              description: 'field names or { field, interval: day|week|month|year }',
+            },
+            filter: { type: 'object', description: FILTER_DESCRIPTION },
+          },
         }),
-        responses: { 200: page },
+        responses: {
+          200: {
+            description: 'One entry per group: group, then per function the value per field',
+            ...json({ type: 'object', properties: { data: { type: 'array', items: { type: 'object' } } } }),
+          },
+        },
       },
     },
     [`${base}/count`]: {
@@ -183,6 +222,7 @@ export function openApiFragment(type: CompiledType): Schema {
             pageSize: { type: 'integer' },
             pageCount: { type: 'integer' },
             total: { type: 'integer' },
+            nextCursor: { type: 'string', nullable: true },
           },
         },
       },

@@ -1,5 +1,5 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { Principal } from '../access/principal';
 import { CurrentPrincipal, PermissionsPerType } from '../access/access-rules';
 import { IdParam } from '../common/validation/id-param.pipe';
@@ -9,18 +9,17 @@ import { CmsRecordsService } from './cms-records.service';
 import { CollectionNameParam } from './collection-name.pipe';
 import { CmsCountQueryDto, CmsListQueryDto } from './dto/cms-query.dto';
 import { BulkDeleteDto, CmsRecordEnvelopeDto, CmsRecordPageDto } from './dto/cms-views';
+import {
+  CMS_FILTER_SCHEMA,
+  CmsAggregateDto,
+  CmsAggregateEnvelopeDto,
+  CmsGroupByDto,
+} from './dto/cms-aggregate.dto';
 
 const RECORD_BODY = {
   schema: { type: 'object', additionalProperties: true, description: 'Attributes of the content type' },
 };
-const SEARCH_BODY = {
-  schema: {
-    type: 'object',
-    additionalProperties: true,
-    description:
-      '{ field: value } (equality) or { field: { $eq|$ne|$gt|$gte|$lt|$lte|$contains|$in|$null: value } }',
-  },
-};
+const SEARCH_BODY = { schema: CMS_FILTER_SCHEMA };
 
 /**
  * Records of custom tables, through the generic REST interface: each route's `cms:<action>` is held
@@ -28,6 +27,7 @@ const SEARCH_BODY = {
  */
 @ApiTags('Custom tables')
 @PermissionsPerType('collectionName')
+@ApiExtraModels(CmsGroupByDto)
 @Controller('api/cms/:collectionName')
 export class CmsRecordsController {
   constructor(private readonly records: CmsRecordsService) {}
@@ -62,6 +62,23 @@ export class CmsRecordsController {
     @Body() body: Record<string, unknown>,
   ) {
     return this.records.list(principal, name, q, body);
+  }
+
+  @Route('POST', 'aggregate', {
+    summary: 'Count, sum, average, minimum and maximum of the records a filter selects, optionally grouped',
+    permissions: ['cms:read'],
+    response: CmsAggregateEnvelopeDto,
+    status: 200,
+    notFound: true,
+    badRequest: true,
+  })
+  @ApiBody({ type: CmsAggregateDto })
+  aggregate(
+    @CurrentPrincipal() principal: Principal,
+    @Param('collectionName', CollectionNameParam) name: string,
+    @Body() body: Record<string, unknown>,
+  ) {
+    return this.records.aggregate(principal, name, body);
   }
 
   @Route('POST', 'bulk-delete', {

@@ -7,7 +7,7 @@ import { constraintViolation } from '../database/constraint-violation';
 import { quoteIdent } from '../database/ddl';
 import { RecordChanges } from '../records/record-changes';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { orderBy, Params, searchConditions, selectList, toRecord } from './cms-sql';
+import { Params, selectList, toRecord } from './cms-sql';
 import {
   companyCondition,
   companyLimit,
@@ -16,6 +16,11 @@ import {
   recordCompany,
   relationCompany,
 } from './cms-company-scope';
+import { aggregateRows, aggregateStatement, planAggregate } from './query/cms-aggregate';
+import { CmsCursors } from './query/cms-cursor';
+import { chosenFields } from './query/cms-fields';
+import { filterSql } from './query/cms-filter';
+import { pageRows, SORT_TEXT } from './query/cms-page';
 import { mediaProblems } from './cms-media';
 import { checkValue } from './cms-values';
 import { ContentTypeCache } from './content-type-cache';
@@ -38,29 +43,83 @@ export class CmsRecordsService {
     private readonly db: TenantDatabase,
     private readonly types: ContentTypeCache,
     private readonly changes: RecordChanges,
+    private readonly cursors: CmsCursors,
   ) {}
 
   async list(principal: Principal, collection: string, q: CmsListQueryDto, filters?: unknown) {
     return this.fresh(collection, async (type) => {
+      const fields = chosenFields(type, q.fields);
       const params = new Params();
       const where = [
-        ...searchConditions(type, filters, params),
+        ...(await this.filterOf(type, principal, filters, params)),
         ...statusCondition(type, q.status, params),
         ...companyCondition(companyLimit(type, principal), params),
       ];
-      const order = orderBy(type, q.sort ?? 'id', q.order ?? 'DESC');
-      const conditions = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const filterValues = [...params.values];
-      const sql = `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t ${conditions} ORDER BY ${order}
-        LIMIT ${params.add(q.pageSize)} OFFSET ${params.add((q.page - 1) * q.pageSize)}`;
+      const [sort, order] = [q.sort ?? 'id', q.order ?? 'DESC'];
+      if (q.after && q.page > 1) {
+        throw AppError.validation([{ field: 'after', message: 'takes no page; a cursor names its own' }]);
+      }
+      const after = q.after ? this.cursors.read(collection, q.after, sort, order) : null;
+      const page = { type, fields, where, values: params.values, sort, order, pageSize: q.pageSize };
       // The page walks the sort index and stops after it; the total is its own (index-only) count.
       const [rows, total] = await Promise.all([
-        this.db.query<Row>(sql, params.values),
-        this.countWhere(type, where, filterValues),
+        pageRows((sql, values) => this.db.query<Row>(sql, values), {
+          ...page,
+          offset: after ? 0 : (q.page - 1) * q.pageSize,
+          after,
+        }),
+        this.countWhere(type, where, params.values),
       ]);
-      const data = rows.map((row) => toRecord(type, row));
-      return paged(data, total, q.page, q.pageSize);
+      const last = rows[rows.length - 1];
+      const nextCursor =
+        rows.length === q.pageSize
+          ? this.cursors.make(collection, {
+              sort,
+              order,
+              value: last[SORT_TEXT] as string | null,
+              id: Number(last.id),
+            })
+          : null;
+      const data = rows.map((row) => {
+        delete row[SORT_TEXT];
+        return toRecord(type, row);
+      });
+      const answer = paged(data, total, q.page, q.pageSize);
+      return {
+        ...answer,
+        meta: { pagination: { ...answer.meta.pagination, ...(after ? { page: null } : {}), nextCursor } },
+      };
     });
+  }
+
+  /** Counts, sums, averages, minima and maxima of the records a filter selects, grouped or not. */
+  async aggregate(principal: Principal, collection: string, body: unknown) {
+    return this.fresh(collection, async (type) => {
+      const plan = planAggregate(type, body);
+      const params = new Params();
+      const where = [
+        ...(await this.filterOf(type, principal, plan.filter, params)),
+        ...companyCondition(companyLimit(type, principal), params),
+      ];
+      const rows = await this.db.query<Row>(aggregateStatement(type, plan, where, params), params.values);
+      return { data: aggregateRows(plan, rows) };
+    });
+  }
+
+  /**
+   * The WHERE conditions of a filter body (none for an empty one); a filter through a relation sees
+   * only the target rows the caller may see.
+   */
+  private async filterOf(
+    type: CompiledType,
+    principal: Principal,
+    filters: unknown,
+    params: Params,
+  ): Promise<string[]> {
+    const targetVisibility = (target: CompiledType, alias: string, p: Params) =>
+      companyCondition(companyLimit(target, principal), p, alias)[0] ?? null;
+    const sql = filterSql({ type, types: await this.types.all(), targetVisibility }, filters, params);
+    return sql ? [sql] : [];
   }
 
   async count(principal: Principal, collection: string, status?: 'draft' | 'published') {

@@ -1,6 +1,7 @@
 import { validateDefinition, compile } from './cms-definition';
 import { attributeNameProblem, collectionNameProblem, columnName, joinTableName } from './cms-names';
-import { Params, searchConditions } from './cms-sql';
+import { Params } from './cms-sql';
+import { filterSql } from './query/cms-filter';
 import { checkValue } from './cms-values';
 
 describe('custom table rules', () => {
@@ -68,11 +69,18 @@ describe('custom table rules', () => {
         new Set(),
       ),
     );
+    const scope = { type, types: new Map([['things', type]]) };
     const params = new Params();
-    const where = searchConditions(type, { name: { $contains: "50%'; --" }, size: { $in: [1, 2] } }, params);
-    expect(where).toEqual([`t."name" ILIKE $1`, `t."size" = ANY($2::integer[])`]);
+    const where = filterSql(scope, { name: { $contains: "50%'; --" }, size: { $in: [1, 2] } }, params);
+    expect(where).toBe(`(t."name" ILIKE $1 AND t."size" = ANY($2::integer[]))`);
     expect(params.values).toEqual(["%50\\%'; --%", [1, 2]]);
-    expect(() => searchConditions(type, { 'name"': 1 }, new Params())).toThrow();
-    expect(() => searchConditions(type, { size: { $where: 1 } }, new Params())).toThrow();
+    const nested = new Params();
+    expect(filterSql(scope, { $or: [{ size: 1 }, { $not: { name: { $startsWith: 'a_' } } }] }, nested)).toBe(
+      `(t."size" = $1::integer OR (t."name" LIKE $2) IS NOT TRUE)`,
+    );
+    expect(nested.values).toEqual([1, 'a\\_%']);
+    expect(() => filterSql(scope, { 'name"': 1 }, new Params())).toThrow();
+    expect(() => filterSql(scope, { size: { $where: 1 } }, new Params())).toThrow();
+    expect(() => filterSql(scope, { $xor: [] }, new Params())).toThrow();
   });
 });

@@ -8,13 +8,21 @@ import { ContentTypeCache } from './content-type-cache';
 import { ContentTypeSync } from './content-type-sync.service';
 import { ContentTypesController } from './content-types.controller';
 import { ContentTypesService } from './content-types.service';
+import { CmsCursors } from './query/cms-cursor';
 
 /** Custom tables: runtime content types with real tables, and their records. */
 @Module({
   imports: [FileHooksModule, RecordsModule],
   // The definitions controller first: its literal paths win over the records' `:collectionName`.
   controllers: [ContentTypesController, CmsRecordsController],
-  providers: [ContentTypeCache, ContentTypesService, ContentTypeSync, CmsRecordsService, CmsMediaLinks],
+  providers: [
+    ContentTypeCache,
+    ContentTypesService,
+    ContentTypeSync,
+    CmsRecordsService,
+    CmsMediaLinks,
+    CmsCursors,
+  ],
   exports: [ContentTypeSync],
 })
 export class CmsModule {}

@@ -185,7 +185,13 @@ describe('custom tables: records', () => {
       .send(prefix)
       .expect(200);
     expect(page.body.data.map((s: { name: string }) => s.name)).toEqual(['S-Gamma', 'S-Beta']);
-    expect(page.body.meta.pagination).toEqual({ page: 1, pageSize: 2, pageCount: 2, total: 4 });
+    expect(page.body.meta.pagination).toEqual({
+      page: 1,
+      pageSize: 2,
+      pageCount: 2,
+      total: 4,
+      nextCursor: expect.any(String),
+    });
     const list = await f
       .admin('get', '/api/cms/sites')
       .query({ sort: 'name', order: 'ASC', pageSize: 100 })

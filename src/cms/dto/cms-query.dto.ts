@@ -21,6 +21,24 @@ export class CmsListQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(['draft', 'published'])
   status?: 'draft' | 'published';
+
+  @ApiPropertyOptional({
+    description: 'Fields to answer, comma-separated (system or non-private attributes); id always comes back',
+    example: 'name,capacity',
+  })
+  @IsOptional()
+  @Matches(/^[a-zA-Z][a-zA-Z0-9_]{0,62}(,[a-zA-Z][a-zA-Z0-9_]{0,62}){0,119}$/, {
+    message: 'fields must be field names separated by commas',
+  })
+  fields?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order)',
+  })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{1,900}\.[A-Za-z0-9_-]{43}$/, { message: 'after must be a cursor' })
+  after?: string;
 }
 
 /** Query of the count endpoint. */

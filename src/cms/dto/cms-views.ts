@@ -88,10 +88,17 @@ export class CmsRecordEnvelopeDto {
 }
 
 class PaginationDto {
-  @ApiProperty() page: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'null on a page read by cursor' }) page:
+    number | null;
   @ApiProperty() pageSize: number;
   @ApiProperty() pageCount: number;
   @ApiProperty() total: number;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Cursor of the next page (`after=`), null on the last page',
+  })
+  nextCursor: string | null;
 }
 
 class PageMetaDto {

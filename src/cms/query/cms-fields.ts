@@ -1,0 +1,22 @@
+import { AppError } from '../../common/errors/app-error';
+import { queryableField } from '../cms-sql';
+import { CompiledType } from '../content-type.types';
+
+/**
+ * `fields=a,b`: the names a list or search answers, `id` always among them; undefined answers every
+ * field. An unknown or private name is 400 on `fields`.
+ */
+export function chosenFields(type: CompiledType, fields: string | undefined): Set<string> | undefined {
+  if (fields === undefined) return undefined;
+  const names = fields.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !queryableField(type, name));
+  if (unknown.length) {
+    throw AppError.validation([
+      {
+        field: 'fields',
+        message: `${unknown.map((n) => `"${n}"`).join(', ')}: not fields of this content type`,
+      },
+    ]);
+  }
+  return new Set(['id', ...names]);
+}
