@@ -177,7 +177,7 @@ export class ClientsService {
     const reports = await Promise.all(
       clients.map((client) =>
         recorded.has(client.identifier)
-          ? reportOf(recorded.get(client.identifier)!)
+          ? Promise.resolve(reportOf(recorded.get(client.identifier)!))
           : limit(() => this.askDatabase(client)),
       ),
     );
