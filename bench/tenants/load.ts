@@ -123,6 +123,10 @@ export async function main(): Promise<void> {
   };
   await setup.close();
   await sink.stop();
+  // Before the API starts, so the two never hold connections at once (PostgreSQL's 100 are shared).
+  const bare = await bareConnectPerRequest(
+    fleet.identifiers.map((id) => clientDatabase(setup.masterDatabase, id)),
+  );
 
   const server = await startChild('nest-server', { BENCH_APP_ENV: JSON.stringify(appEnv) });
   let serverStopped = false;
@@ -133,9 +137,6 @@ export async function main(): Promise<void> {
     await load(server.port, fleet.identifiers, tokens, 3);
     const single = await load(server.port, one, tokens);
     const [spread, most] = await sampled(setup.masterDatabase, load(server.port, fleet.identifiers, tokens));
-    const bare = await bareConnectPerRequest(
-      fleet.identifiers.map((id) => clientDatabase(setup.masterDatabase, id)),
-    );
 
     idle = await startChild('nest-server', { BENCH_APP_ENV: JSON.stringify(appEnv) });
     await new Promise((r) => setTimeout(r, 3000));
