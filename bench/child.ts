@@ -20,7 +20,7 @@ export async function startChild(name: string, env: NodeJS.ProcessEnv): Promise<
     env: { ...process.env, ...env },
     stdio: 'inherit',
     execArgv: profileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]
       : [],
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -1,5 +1,7 @@
 import autocannon from 'autocannon';
-import { sql } from '../../test/support/pg';
+import { Client as PgConnection } from 'pg';
+import { clientDatabase, sql } from '../../test/support/pg';
+import { databaseUrl } from '../../test/support/test-env';
 import { SmtpSink } from '../../test/support/smtp-sink';
 import { bootApp, login } from '../../test/support/test-app';
 import { BENCH_SECRETS, fmt, runAlone } from '../bench-env';
@@ -9,7 +11,9 @@ import { makeFleet } from './fleet';
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 1000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
-const CEILING = 60; // the shipped TENANT_CONNECTION_CEILING and TENANT_POOL_MAX
+/** The shipped TENANT_CONNECTION_CEILING and TENANT_POOL_MAX unless an operator's tuning is benched. */
+const CEILING = Number(process.env.BENCH_TENANT_CONNECTION_CEILING ?? 60);
+const POOL_MAX = Number(process.env.BENCH_TENANT_POOL_MAX ?? 5);
 const APP = 'svc-platform:load-%';
 
 interface Load {
@@ -37,6 +41,37 @@ async function load(port: number, ids: string[], tokens: Map<string, string>, du
     ],
   } as autocannon.Options);
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx } satisfies Load;
+}
+
+/**
+ * The floor under the spread load, with no app: each of `CONNECTIONS` loops connects to the next
+ * client database, runs the list's query and disconnects, as the app must when nearly every request
+ * finds no idle connection to its client. The app cannot serve the spread load faster than this.
+ */
+async function bareConnectPerRequest(databases: string[]): Promise<Load> {
+  let next = 0;
+  let done = 0;
+  const latencies: number[] = [];
+  const end = Date.now() + DURATION_S * 1000;
+  const loop = async () => {
+    while (Date.now() < end) {
+      const started = performance.now();
+      const connection = new PgConnection({
+        connectionString: databaseUrl(databases[next++ % databases.length]),
+        application_name: 'bench-bare',
+        options: '-c search_path=public',
+      });
+      await connection.connect();
+      await connection.query('SELECT *, count(*) OVER () AS total FROM units ORDER BY id LIMIT 25');
+      await connection.end();
+      latencies.push(performance.now() - started);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  latencies.sort((a, b) => a - b);
+  const p99 = Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]);
+  return { rps: done / DURATION_S, p99, non2xx: 0 };
 }
 
 async function clientConnections(master: string): Promise<number> {
@@ -83,9 +118,15 @@ export async function main(): Promise<void> {
     LOG_LEVEL: 'error',
     MULTITENANCY_DATABASE_AUTO_MIGRATE: 'false',
     QUEUE_PROCESSORS_ENABLED: 'false', // API processes; background passes run in workers
+    TENANT_CONNECTION_CEILING: String(CEILING),
+    TENANT_POOL_MAX: String(POOL_MAX),
   };
   await setup.close();
   await sink.stop();
+  // Before the API starts, so the two never hold connections at once (PostgreSQL's 100 are shared).
+  const bare = await bareConnectPerRequest(
+    fleet.identifiers.map((id) => clientDatabase(setup.masterDatabase, id)),
+  );
 
   const server = await startChild('nest-server', { BENCH_APP_ENV: JSON.stringify(appEnv) });
   let serverStopped = false;
@@ -109,13 +150,16 @@ export async function main(): Promise<void> {
     const ratio = spread.rps / single.rps;
     const p99Ratio = spread.p99 / single.p99;
     console.log(
-      `\nTenants: GET /api/units, ${CONNECTIONS} connections, ${DURATION_S} s each, ${TENANTS} clients (made in ${fmt(fleet.seconds, 0)} s), shipped pool settings`,
+      `\nTenants: GET /api/units, ${CONNECTIONS} connections, ${DURATION_S} s each, ${TENANTS} clients (made in ${fmt(fleet.seconds, 0)} s), TENANT_CONNECTION_CEILING ${CEILING}, TENANT_POOL_MAX ${POOL_MAX}`,
     );
     console.log(
       `  one client           : ${fmt(single.rps, 0)} req/s, p99 ${single.p99} ms (non-2xx ${single.non2xx})`,
     );
     console.log(
       `  spread over ${TENANTS} : ${fmt(spread.rps, 0)} req/s, p99 ${spread.p99} ms (non-2xx ${spread.non2xx})`,
+    );
+    console.log(
+      `  bare pg, no app      : ${fmt(bare.rps, 0)} connect+query+disconnect/s to the next client database, p99 ${bare.p99} ms (ratio to one client ${fmt(bare.rps / single.rps, 2)}: the most the spread load can reach)`,
     );
     console.log(
       `  throughput ratio     : ${fmt(ratio, 2)} (target >= 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'})`,

@@ -1,8 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { CLIENT_MIGRATIONS } from '../../migrations/client';
+import { migrationName } from '../database/migration-runner';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
 import { MigratingClients } from '../tenancy/migrating-clients';
 import { ClientMigrationMetrics } from './client-migration-metrics';
+import { MigratedVersions } from './migrated-versions';
+
+const NEWEST = migrationName(CLIENT_MIGRATIONS[CLIENT_MIGRATIONS.length - 1]);
 
 /**
  * Migrates one client database. A current one costs one cheap check; one that is behind answers
@@ -10,10 +15,13 @@ import { ClientMigrationMetrics } from './client-migration-metrics';
  */
 @Injectable()
 export class ClientMigrator {
+  private readonly logger = new Logger(ClientMigrator.name);
+
   constructor(
     private readonly databases: ClientDatabases,
     private readonly migrating: MigratingClients,
     private readonly metrics: ClientMigrationMetrics,
+    private readonly versions: MigratedVersions,
   ) {}
 
   /** Returns the migrations it ran; throws (and counts the failure) when the migration fails. */
@@ -21,9 +29,15 @@ export class ClientMigrator {
     // Already refused for a reason of its own (start-up): that owner lets it go.
     const held = this.migrating.has(client.id);
     try {
-      if (!(await this.databases.schemasBehind(client)).length) return [];
-      this.migrating.add(client.id);
-      return await this.databases.migrate(client);
+      let ran: string[] = [];
+      if ((await this.databases.schemasBehind(client)).length) {
+        this.migrating.add(client.id);
+        ran = await this.databases.migrate(client);
+      }
+      await this.versions.record(client.identifier, NEWEST).catch((err: Error) => {
+        this.logger.warn(`Recording ${client.identifier}'s migration version: ${err.message}`);
+      });
+      return ran;
     } catch (err) {
       this.metrics.failures.inc();
       throw err;

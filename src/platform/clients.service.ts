@@ -14,10 +14,13 @@ import { Client, ClientStatus } from '../tenancy/entities/client.entity';
 import { ProvisioningQueue } from './provisioning.queue';
 import { ClientMigrationQueue } from './client-migration.queue';
 import { MigrationJobs, MigrationJobScope } from './migration-jobs';
+import { MigratedVersions } from './migrated-versions';
+import { migrationsAfter } from '../database/migration-runner';
+import { CLIENT_MIGRATIONS } from '../../migrations/client';
 
 /** Clients whose database exists: they are migrated, and reported by migration status. */
 export const MIGRATABLE: ClientStatus[] = ['ACTIVE', 'SUSPENDED'];
-/** Client databases migration status reads at the same time. */
+/** Client databases migration status reads at the same time (those with no recorded version). */
 const STATUS_CONCURRENCY = 16;
 
 @Injectable()
@@ -35,6 +38,7 @@ export class ClientsService {
     private readonly pools: TenantPools,
     private readonly jobs: MigrationJobs,
     private readonly migrations: ClientMigrationQueue,
+    private readonly versions: MigratedVersions,
   ) {
     this.clients = platform.clients();
   }
@@ -99,6 +103,7 @@ export class ClientsService {
     const client = await this.find(id);
     await this.transition(client, ['PENDING', 'ACTIVE', 'SUSPENDED'], 'DELETED');
     await this.pools.close(client.identifier);
+    await this.versions.forget(client.identifier).catch(() => undefined);
     return { data: toClientView(await this.find(id, true)) };
   }
 
@@ -154,14 +159,28 @@ export class ClientsService {
     return { data: job };
   }
 
-  /** One cheap query per client, STATUS_CONCURRENCY clients at a time. */
+  /**
+   * From the versions the migration jobs and start-up checks recorded (MigratedVersions); a client
+   * with none (or all of them while Redis is unreachable) costs one cheap query to its database,
+   * STATUS_CONCURRENCY clients at a time.
+   */
   async migrationStatus() {
     const clients = await this.clients.find({
       where: { status: In(MIGRATABLE) },
       order: { id: 'ASC' },
     });
+    const recorded = await this.versions.of(clients.map((c) => c.identifier)).catch((err: Error) => {
+      this.logger.warn(`Reading recorded migration versions: ${err.message}`);
+      return new Map<string, string | null>();
+    });
     const limit = pLimit(STATUS_CONCURRENCY);
-    const reports = await Promise.all(clients.map((client) => limit(() => this.databases.status(client))));
+    const reports = await Promise.all(
+      clients.map((client) =>
+        recorded.has(client.identifier)
+          ? Promise.resolve(reportOf(recorded.get(client.identifier)!))
+          : limit(() => this.askDatabase(client)),
+      ),
+    );
     const data: Record<string, MigrationReport> = {};
     clients.forEach((client, i) => (data[client.identifier] = reports[i]));
     return {
@@ -169,6 +188,12 @@ export class ClientsService {
       totalClients: reports.length,
       clientsWithPendingMigrations: reports.filter((r) => r.pendingCount > 0).length,
     };
+  }
+
+  private async askDatabase(client: Client): Promise<MigrationReport> {
+    const report = await this.databases.status(client);
+    await this.versions.record(client.identifier, report.currentVersion).catch(() => undefined);
+    return report;
   }
 
   private async startJob(scope: MigrationJobScope, clients: Client[]) {
@@ -242,4 +267,9 @@ export class ClientsService {
       throw AppError.conflict(`customDomain "${customDomain}" is the base domain or a host under it`);
     }
   }
+}
+
+function reportOf(currentVersion: string | null): MigrationReport {
+  const pendingVersions = migrationsAfter(CLIENT_MIGRATIONS, currentVersion);
+  return { currentVersion, pendingCount: pendingVersions.length, pendingVersions };
 }

@@ -4,6 +4,7 @@ import { ClientMigrationMetrics } from './client-migration-metrics';
 import { ClientMigrationProcessor } from './client-migration.processor';
 import { ClientMigrationQueue } from './client-migration.queue';
 import { ClientMigrator } from './client-migrator';
+import { MigratedVersions } from './migrated-versions';
 import { ClientsController } from './clients.controller';
 import { MigrationJobs } from './migration-jobs';
 import { MigrationJobsController } from './migration-jobs.controller';
@@ -30,6 +31,7 @@ export class PlatformModule {
         ClientMigrationQueue,
         ClientMigrationMetrics,
         ClientMigrator,
+        MigratedVersions,
         MigrationJobs,
         StartupMigrations,
         ClientsService,

@@ -210,6 +210,7 @@ export class ClientConnectionPool implements PgPool {
       return;
     }
     this.idle.push({ connection, since: Date.now() });
+    this.ceiling.keepHeadroom();
   }
 
   /** Closes a released connection; this client's waiters, if any, queue for the room it frees. */
@@ -227,8 +228,9 @@ export class ClientConnectionPool implements PgPool {
 
   private async close(connection: PgConnection): Promise<void> {
     this.leaveWhenEmpty();
+    this.ceiling.closingOne();
     await connection.end().catch(() => undefined);
-    this.ceiling.give();
+    this.ceiling.closed();
   }
 
   private leaveWhenEmpty(): void {

@@ -6,9 +6,15 @@ import { TenantConnectionMetrics } from './tenant-connection-metrics';
  * TENANT_CONNECTION_CEILING. When it is reached, idle connections are closed to make room, least
  * recently used first and a client's last one only when no client holds a spare; pools that still
  * find no room wait here and get it, oldest first, as connections close.
+ *
+ * Near the ceiling a tenth of it is kept free: idle connections start closing before the room is
+ * needed, so a client without a connection opens one at once instead of first waiting for another
+ * to close (one more round trip per request when more clients are active than the ceiling holds).
  */
 export class ConnectionCeiling {
   private held = 0;
+  private closing = 0;
+  private readonly headroom: number;
   private readonly blocked: ClientConnectionPool[] = [];
   /** Pools holding at least one connection. */
   readonly pools = new Set<ClientConnectionPool>();
@@ -16,7 +22,9 @@ export class ConnectionCeiling {
   constructor(
     readonly limit: number,
     private readonly metrics: TenantConnectionMetrics,
-  ) {}
+  ) {
+    this.headroom = Math.floor(limit / 10);
+  }
 
   get count(): number {
     return this.held;
@@ -26,6 +34,7 @@ export class ConnectionCeiling {
   tryTake(): boolean {
     if (this.held < this.limit) {
       this.held++;
+      this.keepHeadroom();
       return true;
     }
     this.evictOneIdle();
@@ -42,6 +51,21 @@ export class ConnectionCeiling {
       pool.openForWaiter();
       if (pool.wantsRoom()) this.blocked.push(pool);
     }
+  }
+
+  /** An open connection starts closing; `closed()` gives its room back once it has. */
+  closingOne(): void {
+    this.closing++;
+  }
+
+  closed(): void {
+    this.closing--;
+    this.give();
+  }
+
+  /** Starts closing the least recently used idle connection when the free room is under the headroom. */
+  keepHeadroom(): void {
+    if (this.held - this.closing > this.limit - this.headroom) this.evictOneIdle();
   }
 
   /** `pool` has waiters and room of its own, but the ceiling is full. */

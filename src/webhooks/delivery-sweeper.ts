@@ -1,21 +1,27 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { tenantsToVisit } from '../events/tenants';
+import { randomUUID } from 'node:crypto';
+import { allTenants } from '../events/tenants';
+import { RedisService } from '../redis/redis.service';
 import { PerClientRunner } from '../tenancy/per-client-runner';
 import { MASTER_CLIENT, PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { runAsTenant } from '../tenancy/tenant-jobs';
-import { TenantPools } from '../tenancy/tenant-pools';
+import { DeliveryActivity } from './delivery-activity';
 import { QueuedDelivery, WebhookQueue } from './webhook-queue';
 import { WebhookSettings } from './webhook.settings';
 
 const PURGE_PERIOD_MS = 3600_000;
-/** Every tenth sweep visits every tenant, the others only those with an open pool. */
-const FULL_SWEEP_EVERY = 10;
+const DAY_MS = 86_400_000;
+/** Tenants the full pass looks into at once. */
+const FULL_PASS_CONCURRENCY = 2;
 
 /**
  * Workers only. Sweeps: re-enqueues PENDING/RETRYING deliveries whose next attempt is overdue by
- * a sweep interval and that have no live job (a worker killed between commit and enqueue, Redis that lost its data). Purges
- * delivery records older than WEBHOOK_DELIVERY_RETENTION_DAYS once an hour per client.
+ * a sweep interval and that have no live job (a worker killed between commit and enqueue, Redis
+ * that lost its data). Purges delivery records older than WEBHOOK_DELIVERY_RETENTION_DAYS once an
+ * hour per client. Both visit only the clients DeliveryActivity names (and the master), so an idle
+ * client costs them no connection; every WEBHOOK_FULL_SWEEP_MS a slow pass over every client, a few
+ * at a time and once across replicas, puts back the clients whose marks were lost.
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -28,23 +34,22 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     private readonly db: TenantDatabase,
-    private readonly pools: TenantPools,
     private readonly runner: PerClientRunner,
     private readonly queue: WebhookQueue,
+    private readonly activity: DeliveryActivity,
+    private readonly redis: RedisService,
     private readonly settings: WebhookSettings,
   ) {}
 
   onApplicationBootstrap() {
-    let tick = 1;
-    const sweep = setInterval(
-      () => this.track(this.sweepAll(tick++ % FULL_SWEEP_EVERY === 0)),
-      this.settings.WEBHOOK_SWEEP_INTERVAL_MS,
-    );
-    const purge = setInterval(() => this.track(this.purgeAll()), PURGE_PERIOD_MS);
-    this.timers = [sweep, purge];
+    const every = (ms: number, work: () => Promise<unknown>) => setInterval(() => this.track(work()), ms);
+    this.timers = [
+      every(this.settings.WEBHOOK_SWEEP_INTERVAL_MS, () => this.sweepAll()),
+      every(PURGE_PERIOD_MS, () => this.purgeAll()),
+      every(this.settings.WEBHOOK_FULL_SWEEP_MS, () => this.fullPass()),
+    ];
     this.timers.forEach((t) => t.unref());
-    // Not a full sweep at start: replicas restarting together would open every client's pool at once.
-    this.track(this.sweepAll(false));
+    this.track(this.sweepAll());
   }
 
   async onModuleDestroy() {
@@ -58,19 +63,31 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
     this.inFlight.add(settled);
   }
 
-  /** @param full all tenants; otherwise those whose pool is open here (see tenantsToVisit). */
-  async sweepAll(full: boolean): Promise<number> {
+  /**
+   * Sweeps the master and the clients that may hold pending deliveries, except those whose newest
+   * delivery is younger than a sweep interval (its job is normally still queued); a client found
+   * with none pending leaves the set.
+   */
+  async sweepAll(): Promise<number> {
     if (this.sweeping) return 0;
     this.sweeping = true;
     let requeued = 0;
     try {
-      for (const client of tenantsToVisit(this.runner, this.pools, full)) {
+      const pending = await this.activity.clients('pending');
+      const settledBefore = Date.now() - this.settings.WEBHOOK_SWEEP_INTERVAL_MS;
+      for (const client of allTenants(this.runner)) {
         if (this.stopped) break;
+        const newest = pending.get(client.identifier);
+        if (!client.isMaster && (newest === undefined || newest > settledBefore)) continue;
+        const since = Date.now();
         const tenant = { client, schema: PRODUCTION_SCHEMA, requestId: 'task:webhook-sweep' };
-        requeued += await runAsTenant(tenant, () => this.sweep()).catch((err: Error) => {
+        const swept = await runAsTenant(tenant, () => this.sweep()).catch((err: Error) => {
           this.logger.warn(`Sweep ${client.identifier}: ${err.message}`);
-          return 0;
+          return { requeued: 0, pendingLeft: true };
         });
+        requeued += swept.requeued;
+        if (!client.isMaster && !swept.pendingLeft)
+          await this.activity.done(client.identifier, 'pending', since);
       }
     } finally {
       this.sweeping = false;
@@ -79,7 +96,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /** Re-enqueues the orphaned deliveries of the current tenant's client. */
-  async sweep(): Promise<number> {
+  async sweep(): Promise<{ requeued: number; pendingLeft: boolean }> {
     const ds = await this.db.dataSource();
     // Only deliveries overdue by a whole sweep interval: those due just now are normally still in
     // the queue, and asking Redis about each of them would cost a busy worker two calls per delivery.
@@ -98,13 +115,34 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
     await this.queue.enqueue(orphans);
     if (orphans.length)
       this.logger.log(`Re-enqueued ${orphans.length} deliveries of ${tenantContext.get().client.identifier}`);
-    return orphans.length;
+    const pendingLeft =
+      due.length > 0 ||
+      (
+        await ds.query(
+          `SELECT 1 FROM public.webhook_deliveries WHERE status IN ('PENDING', 'RETRYING') LIMIT 1`,
+        )
+      ).length > 0;
+    return { requeued: orphans.length, pendingLeft };
   }
 
-  async purgeAll() {
-    const purge = async (client: TenantClient) => void (await this.purge(client));
-    await this.runner.runForEachClient('webhook-delivery-purge', PURGE_PERIOD_MS, purge);
-    await this.purge(MASTER_CLIENT).catch((err: Error) => this.logger.warn(`Purge master: ${err.message}`));
+  /** Purges the master and the clients that may hold delivery records, once across replicas. */
+  async purgeAll(): Promise<void> {
+    const retained = await this.activity.clients('retained');
+    const expiry = Date.now() - this.settings.WEBHOOK_DELIVERY_RETENTION_DAYS * DAY_MS;
+    const clients = allTenants(this.runner).filter((c) => !c.isMaster && retained.has(c.identifier));
+    for (const client of clients) {
+      if (this.stopped) return;
+      if (!(await this.claim('webhook-delivery-purge', client, PURGE_PERIOD_MS))) continue;
+      const purged = await this.purge(client).then(
+        () => true,
+        (err: Error) => this.logger.warn(`Purge ${client.identifier}: ${err.message}`),
+      );
+      // Its newest delivery was past the retention: the purge left it none.
+      if (purged && retained.get(client.identifier)! < expiry)
+        await this.activity.done(client.identifier, 'retained', expiry);
+    }
+    if (await this.claim('webhook-delivery-purge', MASTER_CLIENT, PURGE_PERIOD_MS))
+      await this.purge(MASTER_CLIENT).catch((err: Error) => this.logger.warn(`Purge master: ${err.message}`));
   }
 
   /** Deletes delivery records older than the retention, in batches. */
@@ -121,5 +159,44 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
       total += Number(count ?? 0);
       if (!count || count < 5000) return total;
     }
+  }
+
+  /**
+   * The slow fallback: looks into every client's deliveries, FULL_PASS_CONCURRENCY at a time, and
+   * marks those holding pending deliveries or records the sets have lost. Answers their identifiers.
+   */
+  async fullPass(): Promise<string[]> {
+    const queue = allTenants(this.runner).filter((c) => !c.isMaster);
+    const found: string[] = [];
+    const lane = async () => {
+      for (let client = queue.shift(); client && !this.stopped; client = queue.shift()) {
+        if (!(await this.claim('webhook-full-pass', client, this.settings.WEBHOOK_FULL_SWEEP_MS))) continue;
+        const marked = await this.remark(client).catch((err: Error) => {
+          this.logger.warn(`Full pass ${client.identifier}: ${err.message}`);
+          return false;
+        });
+        if (marked) found.push(client.identifier);
+      }
+    };
+    await Promise.all(Array.from({ length: FULL_PASS_CONCURRENCY }, lane));
+    return found;
+  }
+
+  private async remark(client: TenantClient): Promise<boolean> {
+    const ds = await this.db.forClient(client);
+    const [row]: { pending: Date | null; newest: Date | null }[] = await ds.query(
+      `SELECT (SELECT max(created_at) FROM public.webhook_deliveries WHERE status IN ('PENDING', 'RETRYING')) AS pending,
+              (SELECT max(created_at) FROM public.webhook_deliveries) AS newest`,
+    );
+    if (row.pending) await this.activity.found(client.identifier, 'pending', row.pending.getTime());
+    if (row.newest) await this.activity.found(client.identifier, 'retained', row.newest.getTime());
+    return row.newest !== null;
+  }
+
+  /** One replica per task, client and period. */
+  private async claim(task: string, client: TenantClient, periodMs: number): Promise<boolean> {
+    const slot = Math.floor(Date.now() / periodMs);
+    const lock = this.redis.key('task', task, client.identifier, slot);
+    return (await this.redis.client.set(lock, randomUUID(), 'PX', periodMs, 'NX')) === 'OK';
   }
 }

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { OutboxEvent } from '../events/domain-event';
 import { OutboxConsumer, OutboxRelay } from '../events/outbox-relay';
 import { tenantContext } from '../tenancy/tenant-context';
+import { DeliveryActivity } from './delivery-activity';
 import { buildPayload } from './webhook-payload';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookQueue } from './webhook-queue';
@@ -26,6 +27,7 @@ export class WebhookDispatcher implements OutboxConsumer, OnModuleInit {
     private readonly relay: OutboxRelay,
     private readonly queue: WebhookQueue,
     private readonly metrics: WebhookMetrics,
+    private readonly activity: DeliveryActivity,
   ) {}
 
   onModuleInit() {
@@ -59,6 +61,10 @@ export class WebhookDispatcher implements OutboxConsumer, OnModuleInit {
       cols,
     );
     this.metrics.deliveries.inc({ status: 'PENDING' }, rows.length);
-    return () => this.queue.enqueue(rows.map((r) => ({ id: Number(r.id), webhookId: r.webhook_id })));
+    return async () => {
+      // Marked before the jobs are queued: a delivery whose job is lost is still swept.
+      if (!client.isMaster) await this.activity.created(client.identifier).catch(() => undefined);
+      await this.queue.enqueue(rows.map((r) => ({ id: Number(r.id), webhookId: r.webhook_id })));
+    };
   }
 }

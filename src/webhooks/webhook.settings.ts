@@ -37,6 +37,15 @@ export class WebhookSettings {
   @Min(100)
   WEBHOOK_SWEEP_INTERVAL_MS = 30000;
 
+  /**
+   * How often workers look into every client's deliveries (a few clients at a time, once across
+   * replicas) for pending deliveries or records the sweep and the purge lost track of.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  WEBHOOK_FULL_SWEEP_MS = 3600000;
+
   /** Bull job lock: a job of a killed worker is taken over this long after its last renewal. */
   @Transform(toInt)
   @IsInt()

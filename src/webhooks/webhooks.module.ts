@@ -2,6 +2,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
 import { OutboundModule } from '../outbound/outbound.module';
 import { DeliveriesService } from './deliveries.service';
+import { DeliveryActivity } from './delivery-activity';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryStore } from './delivery-store';
 import { DeliverySweeper } from './delivery-sweeper';
@@ -31,6 +32,7 @@ export class WebhooksModule {
         WebhookSender,
         EndpointLimiter,
         DeliveryAttempts,
+        DeliveryActivity,
         DeliveryStore,
         WebhookDispatcher,
         WebhooksService,

@@ -1,5 +1,6 @@
 import { Client as PgClient } from 'pg';
 import { CLIENT_MIGRATIONS } from '../../migrations/client';
+import { MigratedVersions } from '../../src/platform/migrated-versions';
 import { ClientRegistry } from '../../src/tenancy/client-registry';
 import { runMigrationJob, waitForJob } from '../support/migration-jobs';
 import { clientDatabase, sql } from '../support/pg';
@@ -8,6 +9,7 @@ import { databaseUrl } from '../support/test-env';
 import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp } from '../support/test-app';
 
 const NEWEST = new CLIENT_MIGRATIONS[CLIENT_MIGRATIONS.length - 1]().name;
+const PREVIOUS = new CLIENT_MIGRATIONS[CLIENT_MIGRATIONS.length - 2]().name;
 /** The newest client migration creates this index; dropping it with its row puts a client one behind. */
 const NEWEST_INDEX = 'document_contents_searchable_idx';
 /** The migration runner's advisory lock: holding it keeps a client's migration waiting. */
@@ -136,6 +138,32 @@ describe('client migrations', () => {
       .get('/api/platform/clients/migration-status')
       .set('Authorization', `Bearer ${root}`);
     expect(status.body).toMatchObject({ totalClients: 2, clientsWithPendingMigrations: 0 });
+  });
+
+  it('answers migration status from the versions jobs recorded, asking a database only for a client with none', async () => {
+    const status = async () =>
+      (await t.http().get('/api/platform/clients/migration-status').set('Authorization', `Bearer ${root}`))
+        .body;
+    const versions = t.app.get(MigratedVersions);
+    // The job above recorded both clients as current: a change behind its back goes unseen…
+    await putBehind('acme');
+    expect(await status()).toMatchObject({ totalClients: 2, clientsWithPendingMigrations: 0 });
+    // …until the record is gone: then the database is asked, and its answer recorded.
+    await versions.forget('acme');
+    expect(await status()).toMatchObject({
+      clientsWithPendingMigrations: 1,
+      data: { acme: { currentVersion: PREVIOUS, pendingCount: 1, pendingVersions: [NEWEST] } },
+    });
+    expect(await versions.of(['acme'])).toEqual(new Map([['acme', PREVIOUS]]));
+    // A job records what it leaves.
+    await runMigrationJob(t, root, `/api/platform/clients/${acme.id}/migrate`);
+    expect(await versions.of(['acme', 'beta'])).toEqual(
+      new Map([
+        ['acme', NEWEST],
+        ['beta', NEWEST],
+      ]),
+    );
+    expect(await status()).toMatchObject({ clientsWithPendingMigrations: 0 });
   });
 
   it('migrates one client as a job; an unknown client or job is 404', async () => {
