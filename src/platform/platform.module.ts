@@ -5,6 +5,8 @@ import { ClientMigrationProcessor } from './client-migration.processor';
 import { ClientMigrationQueue } from './client-migration.queue';
 import { ClientMigrator } from './client-migrator';
 import { ClientsController } from './clients.controller';
+import { DatabaseServersController } from './database-servers.controller';
+import { DatabaseServersService } from './database-servers.service';
 import { MigrationJobs } from './migration-jobs';
 import { MigrationJobsController } from './migration-jobs.controller';
 import { PlatformSettings } from './platform.settings';
@@ -23,7 +25,7 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       global: true,
-      controllers: [ClientsController, MigrationJobsController],
+      controllers: [ClientsController, MigrationJobsController, DatabaseServersController],
       providers: [
         settingsProvider(PlatformSettings),
         ProvisioningQueue,
@@ -33,6 +35,7 @@ export class PlatformModule {
         MigrationJobs,
         StartupMigrations,
         ClientsService,
+        DatabaseServersService,
         PlatformBootstrap,
         ...processors,
       ],
