@@ -5,6 +5,12 @@ import { ClientMigrationProcessor } from './client-migration.processor';
 import { ClientMigrationQueue } from './client-migration.queue';
 import { ClientMigrator } from './client-migrator';
 import { ClientsController } from './clients.controller';
+import { ClientMoveProcessor } from './client-move.processor';
+import { ClientMoveQueue } from './client-move.queue';
+import { ClientMover } from './client-mover';
+import { ClientMovesController } from './client-moves.controller';
+import { ClientMovesService } from './client-moves.service';
+import { MoveJobs } from './move-jobs';
 import { DatabaseServersController } from './database-servers.controller';
 import { DatabaseServersService } from './database-servers.service';
 import { MigrationJobs } from './migration-jobs';
@@ -20,12 +26,17 @@ import { ProvisioningQueue } from './provisioning.queue';
 export class PlatformModule {
   static register(options: { processors: boolean }): DynamicModule {
     const processors: Provider[] = options.processors
-      ? [ProvisioningProcessor, ClientMigrationProcessor]
+      ? [ProvisioningProcessor, ClientMigrationProcessor, ClientMoveProcessor]
       : [];
     return {
       module: PlatformModule,
       global: true,
-      controllers: [ClientsController, MigrationJobsController, DatabaseServersController],
+      controllers: [
+        ClientsController,
+        MigrationJobsController,
+        DatabaseServersController,
+        ClientMovesController,
+      ],
       providers: [
         settingsProvider(PlatformSettings),
         ProvisioningQueue,
@@ -36,6 +47,10 @@ export class PlatformModule {
         StartupMigrations,
         ClientsService,
         DatabaseServersService,
+        ClientMoveQueue,
+        ClientMover,
+        ClientMovesService,
+        MoveJobs,
         PlatformBootstrap,
         ...processors,
       ],
