@@ -82,7 +82,9 @@ export class ClientMover {
   }
 
   private async move(job: MoveJobView) {
+    const began = Date.now();
     const progress = async (step: MoveStep, extra: Partial<MoveJobView> = {}) => {
+      this.logger.log(`Moving ${job.identifier}: ${step} after ${Date.now() - began} ms`);
       Object.assign(job, { step, status: 'running' }, extra);
       await this.jobs.save(job);
     };
@@ -130,7 +132,7 @@ export class ClientMover {
       const grace = this.settings.CLIENT_MOVE_SOURCE_GRACE_MS;
       await this.queue.enqueue({ kind: 'drop-source', jobId: job.jobId, clientId: client.id, source }, grace);
       await this.finish(job, new Date(Date.now() + grace).toISOString());
-      this.logger.log(`Moved client ${client.identifier} to server ${target.id}`);
+      this.logger.log(`Moved client ${client.identifier} to server ${target.id} in ${Date.now() - began} ms`);
     } catch (err) {
       this.logger.error(
         `Moving client ${job.identifier} (job ${job.jobId}) failed: ${(err as Error).message}`,
@@ -183,7 +185,8 @@ export class ClientMover {
   private async endIdleSessions(pg: PgClient, database: string, since: Date, all: boolean): Promise<number> {
     const { rows } = await pg.query<{ pid: number; idle: boolean }>(
       `SELECT pid, state = 'idle' AS idle FROM pg_stat_activity
-        WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_start < $2`,
+        WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_start < $2
+          AND backend_type = 'client backend'`,
       [database, since],
     );
     const ending = rows.filter((r) => all || r.idle).map((r) => r.pid);

@@ -215,14 +215,15 @@ describe('database servers: registry, placement, draining and moving a client', 
       409,
     );
     moving = true;
-    const steps = new Set<string>();
+    const steps = new Map<string, number>();
+    const t0 = Date.now();
     let job: Record<string, unknown> = {};
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const res = await platform(b, 'get', `/moves/${jobId}`);
       expect(res.status).toBe(200);
       job = res.body.data;
-      steps.add(job.step as string);
+      if (!steps.has(job.step as string)) steps.set(job.step as string, Date.now() - t0);
       if (job.status === 'done' || job.status === 'failed') break;
       await sleep(50);
     }
@@ -272,7 +273,7 @@ describe('database servers: registry, placement, draining and moving a client', 
     expect(left).toBe(0);
     console.log(
       `move: ${acknowledged.length} writes acknowledged (${afterMove} after), refused ${JSON.stringify(refused)}, ` +
-        `${readsWhileMoving} reads while moving, steps ${[...steps].join(',')}, ` +
+        `${readsWhileMoving} reads while moving, steps ${JSON.stringify(Object.fromEntries(steps))}, ` +
         `job ${Date.parse(job.finishedAt as string) - Date.parse(job.startedAt as string)} ms`,
     );
   });
