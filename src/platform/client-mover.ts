@@ -223,9 +223,17 @@ export class ClientMover {
         client.databasePort,
         'postgres',
       );
-      await withAdminConnection(admin, (pg) =>
-        pg.query(`ALTER DATABASE ${quoteIdent(client.databaseName)} RESET default_transaction_read_only`),
-      );
+      await withAdminConnection(admin, async (pg) => {
+        await pg.query(
+          `ALTER DATABASE ${quoteIdent(client.databaseName)} RESET default_transaction_read_only`,
+        );
+        // Sessions opened during the pause stay read-only: they are ended, and replicas open new ones.
+        await pg.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+          [client.databaseName],
+        );
+      });
       await this.platform.clients().update(client.id, { movingToServerId: null });
       await this.registry.changed();
     } catch (err) {

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { OwnPostgres } from '../operations/own-services';
+import { freePort, OwnPostgres } from '../operations/own-services';
 import { clientDatabase, sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp } from '../support/test-app';
@@ -275,6 +275,47 @@ describe('database servers: registry, placement, draining and moving a client', 
       `move: ${acknowledged.length} writes acknowledged (${afterMove} after), refused ${JSON.stringify(refused)}, ` +
         `${readsWhileMoving} reads while moving, steps ${JSON.stringify(Object.fromEntries(steps))}, ` +
         `job ${Date.parse(job.finishedAt as string) - Date.parse(job.startedAt as string)} ms`,
+    );
+  });
+
+  it('fails a move to a server it cannot reach, and resumes the writes on the source', async () => {
+    const nowhere = await platform(a, 'post', '/database-servers').send({
+      name: 'nowhere',
+      host: '127.0.0.1',
+      port: await freePort(),
+      adminUsername: 'postgres',
+    });
+    expect(nowhere.status).toBe(201);
+    const started = await platform(a, 'post', `/clients/${alpha.id}/move`).send({
+      serverId: nowhere.body.data.id,
+    });
+    expect(started.status).toBe(202);
+    let job: Record<string, unknown> = {};
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && job.status !== 'failed' && job.status !== 'done') {
+      await sleep(100);
+      job = (await platform(b, 'get', `/moves/${started.body.data.jobId}`)).body.data;
+    }
+    expect(job).toMatchObject({ status: 'failed', error: 'Database server unreachable (ECONNREFUSED)' });
+    const client = await platform(a, 'get', `/clients/${alpha.id}`);
+    expect(client.body.data).toMatchObject({ serverId: secondId, movingToServerId: null });
+    for (const t of [a, b]) {
+      // A replica hears of the resumption within moments; one that has not yet refuses (503).
+      let status = 0;
+      for (let tries = 0; status !== 201 && tries < 20; tries++) {
+        if (tries) await sleep(100);
+        const unit = await t
+          .http()
+          .post('/api/units')
+          .set({ 'X-Client-ID': 'alpha', Authorization: `Bearer ${alpha.adminToken}` })
+          .send({ name: 'After a failed move' });
+        status = unit.status;
+      }
+      expect(status).toBe(201);
+    }
+    expect((await platform(a, 'get', '/moves/not-a-job')).status).toBe(404);
+    expect((await platform(a, 'post', `/clients/${alpha.id}/move`).send({ serverId: secondId })).status).toBe(
+      409,
     );
   });
 });
