@@ -16,6 +16,8 @@ export function toClientView(client: Client): ClientDto {
     provisionedAt: client.provisionedAt,
     lastAccessAt: client.lastAccessAt,
     lastError: client.lastError,
+    serverId: client.serverId,
+    movingToServerId: client.movingToServerId,
     createdAt: client.createdAt,
     updatedAt: client.updatedAt,
   };

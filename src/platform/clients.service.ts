@@ -17,6 +17,7 @@ import { MigrationJobs, MigrationJobScope } from './migration-jobs';
 import { MigratedVersions } from './migrated-versions';
 import { migrationsAfter } from '../database/migration-runner';
 import { CLIENT_MIGRATIONS } from '../../migrations/client';
+import { DatabaseServersService } from './database-servers.service';
 
 /** Clients whose database exists: they are migrated, and reported by migration status. */
 export const MIGRATABLE: ClientStatus[] = ['ACTIVE', 'SUSPENDED'];
@@ -30,7 +31,6 @@ export class ClientsService {
   private readonly clients: Repository<Client>;
 
   constructor(
-    platform: PlatformDatabase,
     private readonly queue: ProvisioningQueue,
     private readonly config: AppConfig,
     private readonly registry: ClientRegistry,
@@ -39,8 +39,10 @@ export class ClientsService {
     private readonly jobs: MigrationJobs,
     private readonly migrations: ClientMigrationQueue,
     private readonly versions: MigratedVersions,
+    private readonly servers: DatabaseServersService,
+    private readonly platform: PlatformDatabase,
   ) {
-    this.clients = platform.clients();
+    this.clients = this.platform.clients();
   }
 
   async create(dto: CreateClientDto) {
@@ -49,23 +51,28 @@ export class ClientsService {
       throw AppError.conflict(`Client identifier "${dto.identifier}" is taken`);
     }
     await this.assertDomainsFree(dto.subdomain, dto.customDomain);
-    const client = await this.clients.save(
-      this.clients.create({
-        identifier: dto.identifier,
-        companyName: (dto.companyName ?? dto.name)!,
-        subdomain: dto.subdomain ?? null,
-        customDomain: dto.customDomain ?? null,
-        contactEmail: dto.contactEmail.toLowerCase(),
-        databaseHost: this.config.MULTITENANCY_DB_HOST,
-        databasePort: this.config.MULTITENANCY_DB_PORT,
-        databaseName,
-        databaseUsername: databaseName,
-        databasePassword: null,
-        status: 'PENDING',
-        maxUsers: dto.maxUsers ?? 50,
-        maxSandboxes: dto.maxSandboxes ?? 3,
-      }),
-    );
+    const client = await this.platform.transaction(async (m) => {
+      const server = await this.servers.place(m, dto.serverId);
+      const clients = m.getRepository(Client);
+      return clients.save(
+        clients.create({
+          identifier: dto.identifier,
+          companyName: (dto.companyName ?? dto.name)!,
+          subdomain: dto.subdomain ?? null,
+          customDomain: dto.customDomain ?? null,
+          contactEmail: dto.contactEmail.toLowerCase(),
+          serverId: server.id,
+          databaseHost: server.host,
+          databasePort: server.port,
+          databaseName,
+          databaseUsername: databaseName,
+          databasePassword: null,
+          status: 'PENDING',
+          maxUsers: dto.maxUsers ?? 50,
+          maxSandboxes: dto.maxSandboxes ?? 3,
+        }),
+      );
+    });
     await this.registry.changed();
     return { data: toClientView(client) };
   }

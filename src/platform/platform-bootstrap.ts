@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { PasswordHasher } from '../identity';
 import { AppConfig } from '../config/app-config';
 import { PlatformDatabase } from '../tenancy/platform-database';
+import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { roleIdOf, seedDefaultData } from '../identity';
 import { In } from 'typeorm';
 import { MIGRATABLE } from './clients.service';
@@ -18,9 +19,11 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
     private readonly config: AppConfig,
     private readonly hasher: PasswordHasher,
     private readonly startup: StartupMigrations,
+    private readonly servers: DatabaseServerRegistry,
   ) {}
 
   async onApplicationBootstrap() {
+    await this.servers.registerDefault();
     await this.seedMaster();
     if (this.config.MULTITENANCY_DATABASE_ENABLED && this.config.MULTITENANCY_DATABASE_AUTO_MIGRATE) {
       await this.migrateClients();

@@ -6,6 +6,14 @@ import { ClientMigrationQueue } from './client-migration.queue';
 import { ClientMigrator } from './client-migrator';
 import { MigratedVersions } from './migrated-versions';
 import { ClientsController } from './clients.controller';
+import { ClientMoveProcessor } from './client-move.processor';
+import { ClientMoveQueue } from './client-move.queue';
+import { ClientMover } from './client-mover';
+import { ClientMovesController } from './client-moves.controller';
+import { ClientMovesService } from './client-moves.service';
+import { MoveJobs } from './move-jobs';
+import { DatabaseServersController } from './database-servers.controller';
+import { DatabaseServersService } from './database-servers.service';
 import { MigrationJobs } from './migration-jobs';
 import { MigrationJobsController } from './migration-jobs.controller';
 import { PlatformSettings } from './platform.settings';
@@ -19,12 +27,17 @@ import { ProvisioningQueue } from './provisioning.queue';
 export class PlatformModule {
   static register(options: { processors: boolean }): DynamicModule {
     const processors: Provider[] = options.processors
-      ? [ProvisioningProcessor, ClientMigrationProcessor]
+      ? [ProvisioningProcessor, ClientMigrationProcessor, ClientMoveProcessor]
       : [];
     return {
       module: PlatformModule,
       global: true,
-      controllers: [ClientsController, MigrationJobsController],
+      controllers: [
+        ClientsController,
+        MigrationJobsController,
+        DatabaseServersController,
+        ClientMovesController,
+      ],
       providers: [
         settingsProvider(PlatformSettings),
         ProvisioningQueue,
@@ -35,6 +48,11 @@ export class PlatformModule {
         MigrationJobs,
         StartupMigrations,
         ClientsService,
+        DatabaseServersService,
+        ClientMoveQueue,
+        ClientMover,
+        ClientMovesService,
+        MoveJobs,
         PlatformBootstrap,
         ...processors,
       ],

@@ -17,4 +17,11 @@ export class PlatformSettings {
   @Min(1)
   @Max(64)
   PROVISIONING_CONCURRENCY = 4;
+
+  /** How long a moved client's former database is kept on its former server before it is dropped. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(30 * 24 * 3600 * 1000)
+  CLIENT_MOVE_SOURCE_GRACE_MS = 600_000;
 }

@@ -97,17 +97,11 @@ export class ProvisioningProcessor implements OnModuleInit {
 
   /** Seeds defaults and the first ADMIN; returns the setup code when that user was created now. */
   private async seed(client: Client): Promise<{ email: string; code: string } | null> {
-    const admin = parseDatabaseUrl(this.config.DATABASE_URL);
-    const dataSource = createDataSource(
-      {
-        host: client.databaseHost,
-        port: client.databasePort,
-        database: client.databaseName,
-        username: admin.username,
-        password: admin.password,
-      },
-      { entities: this.entities, poolMax: 1, applicationName: 'svc-platform:provisioning' },
-    );
+    const dataSource = createDataSource(await this.databases.adminTarget(client), {
+      entities: this.entities,
+      poolMax: 1,
+      applicationName: 'svc-platform:provisioning',
+    });
     await dataSource.initialize();
     try {
       return await dataSource.transaction(async (m) => {

@@ -11,6 +11,7 @@ import { quoteIdent, quoteLiteral, runSchemaDdl, SchemaDdl } from '../database/d
 import { migrationsAfter, newestMigrations, runMigrationSet } from '../database/migration-runner';
 import { SANDBOX_SCHEMA_LIKE } from './sandbox-naming';
 import { Client } from './entities/client.entity';
+import { DatabaseServerRegistry } from './database-server-registry';
 
 const SANDBOX_CREATION_LOCK = 7243102;
 /** SQLSTATE of a connection to a database that does not exist. */
@@ -33,11 +34,14 @@ export interface MigrationReport {
 export class ClientDatabases {
   private readonly logger = new Logger(ClientDatabases.name);
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly servers: DatabaseServerRegistry,
+  ) {}
 
   /** Creates the login role and the database when missing (idempotent), then migrates it. */
   async create(client: Client, password: string): Promise<void> {
-    const admin = this.adminTarget(client, 'postgres');
+    const admin = await this.adminTarget(client, 'postgres');
     const role = quoteIdent(client.databaseUsername);
     await withAdminConnection(admin, async (pg) => {
       const { rowCount } = await pg.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
@@ -61,7 +65,7 @@ export class ClientDatabases {
    */
   async migrate(client: Client): Promise<string[]> {
     const schemas = await this.schemasBehind(client);
-    const target = this.adminTarget(client);
+    const target = await this.adminTarget(client);
     const ran: string[] = [];
     for (const schema of schemas) {
       ran.push(...(await runMigrationSet(target, CLIENT_MIGRATIONS, { schema })));
@@ -75,7 +79,7 @@ export class ClientDatabases {
   async schemasBehind(client: Client): Promise<string[]> {
     let newest: Map<string, string | null>;
     try {
-      newest = await withAdminConnection(this.adminTarget(client), (pg) =>
+      newest = await withAdminConnection(await this.adminTarget(client), (pg) =>
         newestMigrations(pg, SANDBOX_SCHEMA_LIKE),
       );
     } catch (err) {
@@ -90,7 +94,7 @@ export class ClientDatabases {
 
   /** Production's newest recorded migration and the code's newer ones, in one short query. */
   async status(client: Client): Promise<MigrationReport> {
-    const currentVersion = await withAdminConnection(this.adminTarget(client), async (pg) => {
+    const currentVersion = await withAdminConnection(await this.adminTarget(client), async (pg) => {
       const newest = await pg
         .query<{ name: string }>(
           'SELECT name FROM public.migrations ORDER BY timestamp DESC, id DESC LIMIT 1',
@@ -107,19 +111,19 @@ export class ClientDatabases {
 
   /** Creates and migrates a sandbox schema, granting the client's role the same rights as in production. */
   async createSchema(client: Client | null, schema: string): Promise<void> {
-    const target = this.sandboxTarget(client);
+    const target = await this.sandboxTarget(client);
     await runMigrationSet(target, CLIENT_MIGRATIONS, { schema });
     if (client) await this.grant(client, schema);
   }
 
   async dropSchema(client: Client | null, schema: string): Promise<void> {
-    const target = this.sandboxTarget(client);
+    const target = await this.sandboxTarget(client);
     await runSchemaDdl(target, schema, (ddl) => ddl.dropSchema());
   }
 
   /** Copies production rows of every per-schema table (audit trail excluded) into a sandbox schema. */
   async copyProduction(client: Client | null, schema: string): Promise<void> {
-    const target = this.sandboxTarget(client);
+    const target = await this.sandboxTarget(client);
     await runSchemaDdl(target, schema, async (ddl) => {
       const tables = await ddl.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables
@@ -159,7 +163,7 @@ export class ClientDatabases {
    * taking a connection from the client's bounded pool.
    */
   async withSandboxCreationLock<T>(client: Client | null, work: () => Promise<T>): Promise<T> {
-    const target = this.sandboxTarget(client);
+    const target = await this.sandboxTarget(client);
     return withAdminConnection(target, async (pg) => {
       await pg.query('SELECT pg_advisory_lock($1)', [SANDBOX_CREATION_LOCK]);
       try {
@@ -175,16 +179,16 @@ export class ClientDatabases {
    * `client` is null): one transaction under the schema's advisory lock.
    */
   schemaDdl<T>(client: Client | null, schema: string, work: (ddl: SchemaDdl) => Promise<T>): Promise<T> {
-    return runSchemaDdl(this.sandboxTarget(client), schema, work);
+    return this.sandboxTarget(client).then((target) => runSchemaDdl(target, schema, work));
   }
 
   /** A short-lived administrative connection to the client's database (used by audit retention). */
-  asAdmin<T>(client: Client, fn: (pg: import('pg').Client) => Promise<T>): Promise<T> {
-    return withAdminConnection(this.adminTarget(client), fn);
+  async asAdmin<T>(client: Client, fn: (pg: import('pg').Client) => Promise<T>): Promise<T> {
+    return withAdminConnection(await this.adminTarget(client), fn);
   }
 
   private async grant(client: Client, schema: string) {
-    await runSchemaDdl(this.adminTarget(client), schema, async (ddl) => {
+    await runSchemaDdl(await this.adminTarget(client), schema, async (ddl) => {
       await ddl.grantApplicationRights(client.databaseUsername);
       // The audit trail is append-only for the application.
       await ddl.query(
@@ -194,19 +198,12 @@ export class ClientDatabases {
   }
 
   /** Where sandbox schemas live: the client's database, or the master one when multi-tenancy is off. */
-  private sandboxTarget(client: Client | null): DbTarget {
+  private async sandboxTarget(client: Client | null): Promise<DbTarget> {
     return client ? this.adminTarget(client) : parseDatabaseUrl(this.config.DATABASE_URL);
   }
 
-  /** The client's server, reached with the platform's administrative login. */
-  private adminTarget(client: Client, database = client.databaseName): DbTarget {
-    const admin = parseDatabaseUrl(this.config.DATABASE_URL);
-    return {
-      host: client.databaseHost,
-      port: client.databasePort,
-      database,
-      username: admin.username,
-      password: admin.password,
-    };
+  /** The client's server, reached with that server's administrative login. */
+  adminTarget(client: Client, database = client.databaseName): Promise<DbTarget> {
+    return this.servers.adminTarget(client.serverId, client.databaseHost, client.databasePort, database);
   }
 }

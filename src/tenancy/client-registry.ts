@@ -24,6 +24,7 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly lastAccessWritten = new Map<number, number>();
   private readonly writes = new Set<Promise<unknown>>();
   private stopped = false;
+  private readonly movedListeners: ((identifier: string) => void)[] = [];
 
   constructor(
     @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
@@ -67,6 +68,11 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
 
   active(): Client[] {
     return this.all().filter((c) => c.status === 'ACTIVE');
+  }
+
+  /** Called with a client's identifier when a reload finds its database at another address (a move). */
+  onMoved(listener: (identifier: string) => void): void {
+    this.movedListeners.push(listener);
   }
 
   /** Reloads here and tells every other replica to reload. */
@@ -120,8 +126,18 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
         if (client.subdomain && base) byHost.set(`${client.subdomain.toLowerCase()}.${base}`, client);
         if (client.customDomain) byHost.set(client.customDomain.toLowerCase(), client);
       }
+      const previous = this.byIdentifier;
       this.byIdentifier = byIdentifier;
       this.byHost = byHost;
+      for (const [identifier, client] of byIdentifier) {
+        const before = previous.get(identifier);
+        if (
+          before &&
+          (before.databaseHost !== client.databaseHost || before.databasePort !== client.databasePort)
+        ) {
+          for (const listener of this.movedListeners) listener(client.identifier);
+        }
+      }
     } catch (err) {
       this.logger.warn(`Client registry reload failed: ${(err as Error).message}`);
     }

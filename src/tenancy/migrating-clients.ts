@@ -38,3 +38,17 @@ export class MigratingClients {
     );
   }
 }
+
+/** Seconds a writer is told to wait while its client's database is being moved to another server. */
+const MOVING_RETRY_AFTER_SECONDS = 5;
+
+/** A write to a client whose database is being copied to another server (reads go on). */
+export function clientMovingRefusal(): AppError {
+  return new AppError(
+    503,
+    'CLIENT_MOVING',
+    "The client's database is being moved; writes resume shortly",
+    undefined,
+    { 'Retry-After': String(MOVING_RETRY_AFTER_SECONDS) },
+  );
+}

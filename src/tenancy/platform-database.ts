@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { MASTER_DATA_SOURCE } from '../database/master-data-source';
 import { Client } from './entities/client.entity';
+import { DatabaseServer } from './entities/database-server.entity';
 
 /**
  * Platform administration's narrow view of the master database: the client registry table and
@@ -15,6 +16,10 @@ export class PlatformDatabase {
 
   clients(): Repository<Client> {
     return this.master.getRepository(Client);
+  }
+
+  servers(): Repository<DatabaseServer> {
+    return this.master.getRepository(DatabaseServer);
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

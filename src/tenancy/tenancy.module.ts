@@ -4,6 +4,8 @@ import { masterDataSourceProvider } from '../database/master-data-source';
 import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
 import { ClientDatabases } from './client-databases';
 import { Client } from './entities/client.entity';
+import { DatabaseServer } from './entities/database-server.entity';
+import { DatabaseServerRegistry } from './database-server-registry';
 import { Sandbox } from './entities/sandbox.entity';
 import { UserSandbox } from './entities/user-sandbox.entity';
 import { ClientLinks } from './client-links';
@@ -32,6 +34,7 @@ import { TenantMiddleware } from './tenant.middleware';
     TenantMiddleware,
     ClientLinks,
     ClientDatabases,
+    DatabaseServerRegistry,
   ],
   // The pool registry and the master DataSource stay inside: features get the facades.
   exports: [
@@ -45,6 +48,7 @@ import { TenantMiddleware } from './tenant.middleware';
     PerClientRunner,
     ClientLinks,
     ClientDatabases,
+    DatabaseServerRegistry,
     TENANT_ENTITIES,
   ],
 })
@@ -55,7 +59,7 @@ export class TenancyModule implements NestModule {
       module: TenancyModule,
       providers: [
         { provide: TENANT_ENTITIES, useValue: [Sandbox, UserSandbox, ...entities] },
-        masterDataSourceProvider([Client]),
+        masterDataSourceProvider([Client, DatabaseServer]),
       ],
     };
   }

@@ -50,6 +50,8 @@ export class TenantDataSources implements OnModuleDestroy {
     const sweepEvery = Math.max(250, Math.min(30_000, config.TENANT_POOL_IDLE_MS / 4));
     this.sweeper = setInterval(() => this.closeIdle(), sweepEvery);
     this.sweeper.unref();
+    // A moved client's connections lead to its former server: the next use opens them at the new one.
+    registry.onMoved((identifier) => void this.close(identifier));
   }
 
   /** The DataSource of the tenant the current request or job entered. */

@@ -5,11 +5,13 @@ import { AppConfig } from '../config/app-config';
 import { requestIdOf } from '../common/http/request-id';
 import { Client } from './entities/client.entity';
 import { ClientRegistry } from './client-registry';
-import { MigratingClients } from './migrating-clients';
+import { clientMovingRefusal, MigratingClients } from './migrating-clients';
 import { SandboxSchemas } from './sandbox-schemas';
 import { MASTER_CLIENT, PRODUCTION_SCHEMA, TenantClient, tenantContext } from './tenant-context';
 
 const IDENTIFIER = /^[a-z0-9][a-z0-9_-]{0,39}$/i;
+/** Methods that only read: they go on while a client's database is being moved. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const first = (value: unknown): string | undefined => {
   const v = Array.isArray(value) ? value[0] : value;
@@ -51,22 +53,23 @@ export class TenantMiddleware implements NestMiddleware {
     const named = first(req.headers['x-client-id']) ?? first(req.query.client);
     if (named !== undefined) {
       if (named.toLowerCase() === MASTER_CLIENT.identifier) return MASTER_CLIENT;
-      return this.usable(IDENTIFIER.test(named) ? this.registry.findByIdentifier(named) : undefined);
+      return this.usable(req, IDENTIFIER.test(named) ? this.registry.findByIdentifier(named) : undefined);
     }
     const host = normalizeHost(req.hostname);
     const base = this.config.MULTITENANCY_BASE_DOMAIN
       ? normalizeHost(this.config.MULTITENANCY_BASE_DOMAIN)
       : '';
     if (base && host !== base && host.endsWith(`.${base}`)) {
-      return this.usable(this.registry.findByHost(host));
+      return this.usable(req, this.registry.findByHost(host));
     }
     const custom = host ? this.registry.findByHost(host) : undefined;
-    return custom ? this.usable(custom) : MASTER_CLIENT;
+    return custom ? this.usable(req, custom) : MASTER_CLIENT;
   }
 
-  private usable(client: Client | undefined): TenantClient {
+  private usable(req: Request, client: Client | undefined): TenantClient {
     if (!client || client.status !== 'ACTIVE') throw AppError.clientNotFound();
     if (this.migrating.has(client.id)) throw MigratingClients.refusal();
+    if (client.movingToServerId && !READS.has(req.method)) throw clientMovingRefusal();
     this.registry.touch(client);
     return { identifier: client.identifier, id: client.id, isMaster: false };
   }

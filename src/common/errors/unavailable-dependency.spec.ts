@@ -15,6 +15,12 @@ describe('unavailable dependencies', () => {
       withCode('terminating connection due to administrator command', '57P01'),
       withCode('the database system is starting up', '57P03'),
       withCode('connection failure', '08006'),
+      // A client's database made read-only while it is moved to another server.
+      new QueryFailedError(
+        'INSERT',
+        [],
+        withCode('cannot execute INSERT in a read-only transaction', '25006'),
+      ),
       new QueryFailedError('SELECT 1', [], withCode('terminating connection', '57P01')),
       new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly')),
       Object.assign(new Error('Connection is not established'), { name: 'ConnectionIsNotSetError' }),

@@ -11,8 +11,11 @@ const SOCKET_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
-/** PostgreSQL SQLSTATEs of a server going away or not taking connections; class 08 is added below. */
-const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * PostgreSQL SQLSTATEs of a server going away or not taking connections (class 08 is added below),
+ * and of a write to a database made read-only for a moment (a client being moved).
+ */
+const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
 /** What pg, pg-pool and TypeORM say when a connection is lost, cannot be had, or was never there. */
 const PG_MESSAGES = [
   /^Connection terminated/,

@@ -76,6 +76,15 @@ export class CreateClientDto {
   @Min(0)
   @Max(1000)
   maxSandboxes?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'Database server to place it on (409 unless active with room); default: the active one with the most room',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  serverId?: number;
 }
 
 export class UpdateClientDto {
@@ -141,6 +150,14 @@ export class ClientDto {
   @ApiPropertyOptional({ nullable: true, type: Date }) provisionedAt: Date | null;
   @ApiPropertyOptional({ nullable: true, type: Date }) lastAccessAt: Date | null;
   @ApiPropertyOptional({ nullable: true, type: String }) lastError: string | null;
+  @ApiPropertyOptional({ nullable: true, type: Number, description: 'Database server holding it' })
+  serverId: number | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: Number,
+    description: 'Server it is being moved to (writes answer 503 CLIENT_MOVING meanwhile)',
+  })
+  movingToServerId: number | null;
   @ApiProperty() createdAt: Date;
   @ApiProperty() updatedAt: Date;
 }

@@ -12,6 +12,10 @@ export class Client {
   @Column({ type: 'varchar', nullable: true }) subdomain: string | null;
   @Column({ type: 'varchar', nullable: true }) customDomain: string | null;
   @Column({ type: 'varchar', nullable: true }) contactEmail: string | null;
+  /** The database server holding the client's database; databaseHost and databasePort are its own. */
+  @Column({ type: 'int', nullable: true }) serverId: number | null;
+  /** Set while the database is copied to that server: writes are refused, reads go on. */
+  @Column({ type: 'int', nullable: true }) movingToServerId: number | null;
   @Column() databaseHost: string;
   @Column() databasePort: number;
   @Column() databaseName: string;

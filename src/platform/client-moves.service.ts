@@ -1,0 +1,72 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientMoveQueue } from './client-move.queue';
+import { MIGRATABLE } from './clients.service';
+import { DatabaseServersService } from './database-servers.service';
+import { MoveJobs } from './move-jobs';
+
+/** Starts client moves and answers their progress. */
+@Injectable()
+export class ClientMovesService {
+  private readonly logger = new Logger(ClientMovesService.name);
+
+  constructor(
+    private readonly platform: PlatformDatabase,
+    private readonly servers: DatabaseServersService,
+    private readonly jobs: MoveJobs,
+    private readonly queue: ClientMoveQueue,
+  ) {}
+
+  /**
+   * 404 unknown client; 400 unknown server; 409 when the client is not provisioned, already there,
+   * being moved, or the server is not active or full. Answers the job id at once.
+   */
+  async start(clientId: number, serverId: number) {
+    const client = await this.platform.clients().findOneBy({ id: clientId });
+    if (!client || client.status === 'DELETED') throw AppError.notFound('Client');
+    if (!MIGRATABLE.includes(client.status)) {
+      throw AppError.conflict(`Client is ${client.status}; only provisioned clients can be moved`);
+    }
+    const server = await this.platform.servers().findOneBy({ id: serverId });
+    if (!server) throw AppError.badRequest(`No database server ${serverId}`, 'VALIDATION_ERROR');
+    if (client.serverId === server.id) throw AppError.conflict('The client is on that server already');
+    const places = await this.servers.places(this.platform.servers().manager);
+    this.servers.assertTakes(server, places.get(server.id) ?? 0);
+    const job = await this.unavailableOnFailure(() =>
+      this.jobs.create({
+        clientId,
+        identifier: client.identifier,
+        fromServerId: client.serverId,
+        toServerId: server.id,
+      }),
+    );
+    if (!job) throw AppError.conflict('A move of this client is under way');
+    await this.unavailableOnFailure(async () => {
+      try {
+        await this.queue.enqueue({ kind: 'move', jobId: job.jobId });
+      } catch (err) {
+        await this.jobs.release(job).catch(() => undefined);
+        throw err;
+      }
+    });
+    return { data: { jobId: job.jobId } };
+  }
+
+  async get(jobId: string) {
+    const job = await this.unavailableOnFailure(() => this.jobs.get(jobId));
+    if (!job) throw AppError.notFound('Move job');
+    return { data: job };
+  }
+
+  private async unavailableOnFailure<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      this.logger.error(`Client move: ${(err as Error).message}`);
+      throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The job queue is unavailable; try again', undefined, {
+        'Retry-After': '5',
+      });
+    }
+  }
+}

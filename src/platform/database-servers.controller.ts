@@ -1,0 +1,73 @@
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../access/route.decorator';
+import { IdParam } from '../common/validation/id-param.pipe';
+import { PLATFORM_ADMIN } from './clients.controller';
+import { DatabaseServersService } from './database-servers.service';
+import {
+  CreateDatabaseServerDto,
+  DatabaseServerEnvelopeDto,
+  DatabaseServerListDto,
+  UpdateDatabaseServerDto,
+} from './dto/database-server.dto';
+
+/** The database servers client databases are placed on. Host, port and logins are never answered. */
+@ApiTags('Platform administration')
+@Controller('api/platform/database-servers')
+export class DatabaseServersController {
+  constructor(private readonly servers: DatabaseServersService) {}
+
+  @Route('GET', '', {
+    summary: 'List database servers with their clients and capacity',
+    ...PLATFORM_ADMIN,
+    response: DatabaseServerListDto,
+  })
+  list() {
+    return this.servers.list();
+  }
+
+  @Route('POST', '', {
+    summary: 'Register a database server',
+    description: 'The administrative password is stored encrypted. Host, port and login are never answered.',
+    ...PLATFORM_ADMIN,
+    response: DatabaseServerEnvelopeDto,
+    badRequest: true,
+    conflict: 'name or address already registered',
+  })
+  create(@Body() dto: CreateDatabaseServerDto) {
+    return this.servers.create(dto);
+  }
+
+  @Route('GET', ':id', {
+    summary: 'Get a database server',
+    ...PLATFORM_ADMIN,
+    response: DatabaseServerEnvelopeDto,
+    notFound: true,
+  })
+  get(@Param('id', IdParam) id: number) {
+    return this.servers.get(id);
+  }
+
+  @Route('PUT', ':id', {
+    summary: 'Update a database server (only the fields given; its address cannot change)',
+    ...PLATFORM_ADMIN,
+    response: DatabaseServerEnvelopeDto,
+    notFound: true,
+    badRequest: true,
+    conflict: 'name taken',
+  })
+  update(@Param('id', IdParam) id: number, @Body() dto: UpdateDatabaseServerDto) {
+    return this.servers.update(id, dto);
+  }
+
+  @Route('POST', ':id/drain', {
+    summary: 'Drain a database server: it keeps its clients and takes no new one',
+    ...PLATFORM_ADMIN,
+    response: DatabaseServerEnvelopeDto,
+    status: 200,
+    notFound: true,
+  })
+  drain(@Param('id', IdParam) id: number) {
+    return this.servers.drain(id);
+  }
+}

@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppError } from '../common/errors/app-error';
+import { SecretBox } from '../common/crypto/secret-box';
+import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
+import { DatabaseServer } from '../tenancy/entities/database-server.entity';
+import { PlatformDatabase } from '../tenancy/platform-database';
+import { toDatabaseServerView } from './database-server.view';
+import { CreateDatabaseServerDto, UpdateDatabaseServerDto } from './dto/database-server.dto';
+
+/** Held by placements, so two clients created at once cannot both take a server's last place. */
+const PLACEMENT_LOCK = 7243006;
+
+/** Clients holding a place on each server: those on it and those being moved to it. */
+const PLACES_SQL = `
+  SELECT s.id, count(c.id)::int AS clients
+    FROM database_servers s
+    LEFT JOIN clients c ON c.status <> 'DELETED' AND (c.server_id = s.id OR c.moving_to_server_id = s.id)
+   GROUP BY s.id`;
+
+/** The registry of database servers and the placement of new clients on them. */
+@Injectable()
+export class DatabaseServersService {
+  constructor(
+    private readonly platform: PlatformDatabase,
+    private readonly registry: DatabaseServerRegistry,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async list() {
+    const servers = await this.platform.servers().find({ order: { id: 'ASC' } });
+    const places = await this.places(this.platform.servers().manager);
+    return { data: servers.map((s) => this.view(s, places)) };
+  }
+
+  async get(id: number) {
+    const server = await this.find(id);
+    return { data: this.view(server, await this.places(this.platform.servers().manager)) };
+  }
+
+  async create(dto: CreateDatabaseServerDto) {
+    await this.assertFree(dto.name, { host: dto.host, port: dto.port });
+    const repo = this.platform.servers();
+    const saved = await repo.save(
+      repo.create({
+        name: dto.name,
+        host: dto.host.toLowerCase(),
+        port: dto.port,
+        adminUsername: dto.adminUsername,
+        adminPassword: dto.adminPassword ? this.secrets.encrypt(dto.adminPassword) : null,
+        maxClients: dto.maxClients ?? 1000,
+        maxConnections: dto.maxConnections ?? 100,
+        state: dto.state ?? 'active',
+      }),
+    );
+    await this.registry.changed();
+    return this.get(saved.id);
+  }
+
+  async update(id: number, dto: UpdateDatabaseServerDto) {
+    const server = await this.find(id);
+    if (dto.name !== undefined) await this.assertFree(dto.name, undefined, id);
+    if (dto.name !== undefined) server.name = dto.name;
+    if (dto.adminUsername !== undefined) server.adminUsername = dto.adminUsername;
+    if (dto.adminPassword !== undefined) server.adminPassword = this.secrets.encrypt(dto.adminPassword);
+    if (dto.maxClients !== undefined) server.maxClients = dto.maxClients;
+    if (dto.maxConnections !== undefined) server.maxConnections = dto.maxConnections;
+    if (dto.state !== undefined) server.state = dto.state;
+    await this.platform.servers().save(server);
+    await this.registry.changed();
+    return this.get(id);
+  }
+
+  /** A draining server keeps its clients and takes no new one (moves included). */
+  async drain(id: number) {
+    return this.update(id, { state: 'draining' });
+  }
+
+  /**
+   * The server for a new client, inside the transaction that saves it: the one named (400 when
+   * unknown, 409 when not active or full), else the active server with the most room (fewest
+   * clients for its capacity). 409 when no active server has room.
+   */
+  async place(m: EntityManager, serverId?: number): Promise<DatabaseServer> {
+    await m.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
+    const places = await this.places(m);
+    const servers = await m.getRepository(DatabaseServer).find({ order: { id: 'ASC' } });
+    if (serverId !== undefined) {
+      const named = servers.find((s) => s.id === serverId);
+      if (!named) throw AppError.badRequest(`No database server ${serverId}`, 'VALIDATION_ERROR');
+      this.assertTakes(named, places.get(named.id) ?? 0);
+      return named;
+    }
+    const open = servers
+      .filter((s) => s.state === 'active' && (places.get(s.id) ?? 0) < s.maxClients)
+      .sort((a, b) => fill(a, places) - fill(b, places) || a.id - b.id);
+    if (!open.length) throw AppError.conflict('No active database server has room for a client');
+    return open[0];
+  }
+
+  /** 409 unless the server is active with room for one more client. */
+  assertTakes(server: DatabaseServer, clients: number) {
+    if (server.state !== 'active') throw AppError.conflict(`Database server ${server.id} is ${server.state}`);
+    if (clients >= server.maxClients) throw AppError.conflict(`Database server ${server.id} is full`);
+  }
+
+  async places(m: EntityManager): Promise<Map<number, number>> {
+    const rows: { id: number; clients: number }[] = await m.query(PLACES_SQL);
+    return new Map(rows.map((r) => [r.id, r.clients]));
+  }
+
+  async find(id: number): Promise<DatabaseServer> {
+    const server = await this.platform.servers().findOneBy({ id });
+    if (!server) throw AppError.notFound('Database server');
+    return server;
+  }
+
+  private view(server: DatabaseServer, places: Map<number, number>) {
+    return toDatabaseServerView(
+      server,
+      places.get(server.id) ?? 0,
+      server.id === this.registry.defaultServerId(),
+    );
+  }
+
+  private async assertFree(name: string, address?: { host: string; port: number }, exceptId?: number) {
+    const repo = this.platform.servers();
+    const sameName = await repo
+      .createQueryBuilder('s')
+      .where('lower(s.name) = lower(:name)', { name })
+      .andWhere(exceptId ? 's.id <> :exceptId' : '1=1', { exceptId })
+      .getExists();
+    if (sameName) throw AppError.conflict(`Database server name "${name}" is taken`);
+    if (!address) return;
+    const sameAddress = await repo
+      .createQueryBuilder('s')
+      .where('lower(s.host) = lower(:host) AND s.port = :port', address)
+      .getExists();
+    if (sameAddress) throw AppError.conflict('A database server at that address is registered');
+  }
+}
+
+const fill = (server: DatabaseServer, places: Map<number, number>) =>
+  (places.get(server.id) ?? 0) / Math.max(1, server.maxClients);

@@ -1,0 +1,125 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { SERVER_STATES, ServerState } from '../../tenancy/entities/database-server.entity';
+
+const HOST =
+  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const ROLE = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export class CreateDatabaseServerDto {
+  @ApiProperty({ description: 'Unique display name', example: 'pg-eu-2' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  name: string;
+
+  @ApiProperty({ description: 'Host name or IPv4 address (never answered)', example: 'pg-eu-2.internal' })
+  @IsString()
+  @Matches(HOST, { message: 'host must be a host name or an IPv4 address' })
+  host: string;
+
+  @ApiProperty({ minimum: 1, maximum: 65535, example: 5432 })
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  port: number;
+
+  @ApiProperty({ description: 'Administrative login: creates databases and roles (never answered)' })
+  @IsString()
+  @Matches(ROLE, { message: 'adminUsername must be a PostgreSQL role name' })
+  adminUsername: string;
+
+  @ApiPropertyOptional({ description: 'Stored encrypted; never answered' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  adminPassword?: string;
+
+  @ApiPropertyOptional({ description: 'Client databases it may hold', default: 1000, minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  maxClients?: number;
+
+  @ApiPropertyOptional({
+    description: "Its max_connections (or its pooler's pool)",
+    default: 100,
+    minimum: 1,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  maxConnections?: number;
+
+  @ApiPropertyOptional({ enum: SERVER_STATES, default: 'active' })
+  @IsOptional()
+  @IsIn(SERVER_STATES)
+  state?: ServerState;
+}
+
+export class UpdateDatabaseServerDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'Never answered' })
+  @IsOptional()
+  @IsString()
+  @Matches(ROLE, { message: 'adminUsername must be a PostgreSQL role name' })
+  adminUsername?: string;
+
+  @ApiPropertyOptional({ description: 'Stored encrypted; never answered' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  adminPassword?: string;
+
+  @ApiPropertyOptional({ minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  maxClients?: number;
+
+  @ApiPropertyOptional({ minimum: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  maxConnections?: number;
+
+  @ApiPropertyOptional({ enum: SERVER_STATES })
+  @IsOptional()
+  @IsIn(SERVER_STATES)
+  state?: ServerState;
+}
+
+export class DatabaseServerDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({
+    enum: SERVER_STATES,
+    description: 'active: takes new clients; draining, disabled: takes none',
+  })
+  state: ServerState;
+  @ApiProperty() maxClients: number;
+  @ApiProperty() maxConnections: number;
+  @ApiProperty({ description: 'Clients placed on it (deleted ones excluded)' }) clients: number;
+  @ApiProperty({ description: 'True for the server of MULTITENANCY_DB_HOST:MULTITENANCY_DB_PORT' })
+  isDefault: boolean;
+  @ApiProperty() createdAt: Date;
+  @ApiProperty() updatedAt: Date;
+}
+
+export class DatabaseServerEnvelopeDto {
+  @ApiProperty({ type: DatabaseServerDto }) data: DatabaseServerDto;
+}
+
+export class DatabaseServerListDto {
+  @ApiProperty({ type: [DatabaseServerDto] }) data: DatabaseServerDto[];
+}

@@ -1,0 +1,24 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export const SERVER_STATES = ['active', 'draining', 'disabled'] as const;
+export type ServerState = (typeof SERVER_STATES)[number];
+
+/**
+ * A PostgreSQL server client databases are placed on (master database only). Host, port and the
+ * administrative login never leave the service; a null login means the master's own (DATABASE_URL).
+ */
+@Entity('database_servers')
+export class DatabaseServer {
+  @PrimaryGeneratedColumn() id: number;
+  @Column() name: string;
+  @Column() host: string;
+  @Column() port: number;
+  @Column({ type: 'varchar', nullable: true }) adminUsername: string | null;
+  /** AES-256-GCM sealed; see SecretBox. */
+  @Column({ type: 'varchar', nullable: true }) adminPassword: string | null;
+  @Column({ type: 'int' }) maxClients: number;
+  @Column({ type: 'int' }) maxConnections: number;
+  @Column({ type: 'varchar' }) state: ServerState;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}
