@@ -111,7 +111,7 @@ export class DocumentSearchService {
     const items = hits.flatMap((hit) => {
       const row = byId.get(hit.id);
       if (!row) return [];
-      const highlight = cjk ? readableHighlight(row.highlight) : row.highlight;
+      const highlight = cjk ? readableHighlight(row.highlight, q) : row.highlight;
       return [{ ...documentView(row, { search: true }), rank: hit.rank, highlight }];
     });
     return { ...springPage(items, matched, page, size), totalExact: exact };

@@ -52,8 +52,9 @@ export function indexedText(text: string): string {
 }
 
 /**
- * A websearch query (words, "phrases", or, -not) with each CJK run turned into the phrase of its
- * pairs; inside quotes the run is already part of a phrase. `-` before a run keeps negating it.
+ * A websearch query (words, "phrases", or, -not) with each CJK word turned into the phrase of its
+ * pairs. Outside quotes, whitespace separates words (each must be found); inside quotes a run is
+ * joined across whitespace as the indexed text is. `-` before a word keeps negating it.
  */
 export function searchedQuery(q: string, split: (run: string) => string = bigrams): string {
   let out = '';
@@ -63,9 +64,14 @@ export function searchedQuery(q: string, split: (run: string) => string = bigram
     const before = q.slice(last, match.index);
     inQuotes = (before.split('"').length - 1) % 2 === 1 ? !inQuotes : inQuotes;
     out += before;
-    const words = split(match[0]);
     const glued = out === '' || /[\s"-]$/.test(out);
-    out += `${glued ? '' : ' '}${inQuotes ? words : `"${words}"`} `;
+    const words = inQuotes
+      ? split(match[0])
+      : match[0]
+          .split(/(\s+)/u)
+          .map((part) => (part.trim() ? `"${split(part)}"` : part))
+          .join('');
+    out += `${glued ? '' : ' '}${words} `;
     last = match.index + match[0].length;
   }
   return out + q.slice(last);
@@ -75,10 +81,18 @@ export function searchedQuery(q: string, split: (run: string) => string = bigram
 export const headlineQuery = (q: string) =>
   searchedQuery(q, (run) => [...run.replace(/\s+/gu, '')].join(' '));
 
+const LONE_MARK = new RegExp(`<mark>(${jsClass})</mark>`, 'gu');
+
 /**
  * A highlight computed over text whose CJK characters were spaced out, made readable again: no
  * space between two CJK characters, and one <mark> per matched word rather than per character.
+ * ts_headline marks every occurrence of a query's character, in the matched word or not: a lone
+ * marked character is unmarked unless the query searched for one.
  */
-export function readableHighlight(highlight: string): string {
-  return highlight.replace(GAP_IN_RUN, '').replace(/<\/mark><mark>/g, '');
+export function readableHighlight(highlight: string, q: string): string {
+  const merged = highlight.replace(GAP_IN_RUN, '').replace(/<\/mark><mark>/g, '');
+  const searchesOneChar = [...q.matchAll(CJK_RUN)].some(
+    (run) => [...run[0].replace(/\s+/gu, '')].length === 1,
+  );
+  return searchesOneChar ? merged : merged.replace(LONE_MARK, '$1');
 }
