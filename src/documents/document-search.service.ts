@@ -33,10 +33,14 @@ const BEST_AND_COUNT = `WITH best AS (
            WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY}) c
     LEFT JOIN best ON true`;
 
-const BEST = `SELECT d.id, d.search_vector <=> ${TSQUERY} AS distance
-    FROM document_contents d
+/**
+ * The newest $5 matches whose distance is exactly $4 (a tie at the edge of a page), read from the
+ * company's newest documents down (document_contents_searchable_idx) until enough are found.
+ */
+const NEWEST_OF_DISTANCE = `SELECT d.id FROM document_contents d
    WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY}
-   ORDER BY d.search_vector <=> ${TSQUERY} LIMIT $4`;
+     AND d.search_vector <=> ${TSQUERY} = $4::float4
+   ORDER BY -d.id LIMIT $5`;
 
 /** Without the RUM index: one page ($4 rows from $5) of the ranked newest $6 matches. */
 const WINDOW_PAGE = `WITH candidates AS (
@@ -57,9 +61,6 @@ const pageRows = (cjk: boolean) => {
       ts_headline($2::regconfig, ${text}, ${TSQUERY}, '${HEADLINE}') AS highlight
     FROM document_contents d WHERE d.company_id = $1 AND d.id = ANY($4::int[])`;
 };
-
-/** Ties at the edge of a page are widened to at most this many rows to order them newest first. */
-const MAX_TIE_ROWS = 20000;
 
 interface Hit {
   id: number;
@@ -118,30 +119,36 @@ export class DocumentSearchService {
   }
 
   /**
-   * The page's matches in order of rank, then newest first. The index orders by rank only, so rows
-   * of the same rank as the page's last one are fetched until a lower rank shows (or MAX_TIE_ROWS),
-   * and sorted by id.
+   * The page's matches in order of rank, then newest first. The index orders by rank only: when
+   * rows of the page's last rank go on past the page, the ones before it are all known (the index
+   * gave them first) and the tied ones are taken newest first.
    */
   private async bestMatches(companyId: number, ts: string, query: string, offset: number, size: number) {
     const wanted = offset + size;
-    let limit = wanted + 1;
-    const first = await this.db.query<{ id: number | null; distance: number; matched: string }>(
+    const rows = await this.db.query<{ id: number | null; distance: number; matched: string }>(
       BEST_AND_COUNT,
-      [companyId, ts, query, limit],
+      [companyId, ts, query, wanted + 1],
     );
-    const matched = Number(first[0]?.matched ?? 0);
-    let best = first.filter((r) => r.id !== null) as { id: number; distance: number }[];
-    const edge = () => best[Math.min(wanted, best.length) - 1]?.distance;
-    while (best.length === limit && best[limit - 1].distance === edge() && limit < MAX_TIE_ROWS) {
-      limit = Math.min(limit * 4, MAX_TIE_ROWS);
-      best = await this.db.query<{ id: number; distance: number }>(BEST, [companyId, ts, query, limit]);
+    const matched = Number(rows[0]?.matched ?? 0);
+    let best = rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({ id: Number(r.id), distance: r.distance }))
+      .sort((a, b) => a.distance - b.distance || b.id - a.id);
+    if (best.length > wanted && best[wanted].distance === best[wanted - 1].distance) {
+      const edge = best[wanted - 1].distance;
+      const before = best.filter((r) => r.distance < edge);
+      const tied = await this.db.query<{ id: number }>(NEWEST_OF_DISTANCE, [
+        companyId,
+        ts,
+        query,
+        edge,
+        wanted - before.length,
+      ]);
+      best = [...before, ...tied.map((r) => ({ id: Number(r.id), distance: edge }))];
     }
-    const boundary = edge();
     const hits = best
-      .filter((r) => r.distance <= boundary)
-      .sort((a, b) => a.distance - b.distance || b.id - a.id)
       .slice(offset, wanted)
-      .map((r) => ({ id: Number(r.id), rank: r.distance === Infinity ? 0 : 1 / r.distance }));
+      .map((r) => ({ id: r.id, rank: r.distance === Infinity ? 0 : 1 / r.distance }));
     return { hits, matched, exact: true };
   }
 
