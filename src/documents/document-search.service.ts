@@ -20,8 +20,8 @@ const HEADLINE =
 const TSQUERY = 'websearch_to_tsquery($2::regconfig, $3)';
 
 /**
- * The best $4 matches by the RUM index's distance (1 / rank), and the exact number of matches. The
- * count runs even when the page is past the last match, hence the outer join.
+ * The best $4 matches by the RUM index's distance (1 / rank), and the matches counted up to $5 + 1.
+ * The count runs even when the page is past the last match, hence the outer join.
  */
 const BEST_AND_COUNT = `WITH best AS (
     SELECT d.id, d.search_vector <=> ${TSQUERY} AS distance
@@ -29,9 +29,13 @@ const BEST_AND_COUNT = `WITH best AS (
      WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY}
      ORDER BY d.search_vector <=> ${TSQUERY} LIMIT $4)
   SELECT best.id, best.distance, c.matched
-    FROM (SELECT count(*) AS matched FROM document_contents d
-           WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY}) c
+    FROM (SELECT count(*) AS matched FROM (SELECT 1 FROM document_contents d
+           WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY} LIMIT $5 + 1) m) c
     LEFT JOIN best ON true`;
+
+/** The planner's estimate of a query's matches (from the column statistics; nothing is read). */
+const ESTIMATE = `EXPLAIN (FORMAT JSON) SELECT 1 FROM document_contents d
+   WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY}`;
 
 /**
  * The newest $5 matches whose distance is exactly $4 (a tie at the edge of a page), read from the
@@ -74,7 +78,9 @@ interface Hit {
  * (for the page's rows only).
  *
  * With the RUM index (document_contents_rank_idx) every match is ranked: the index hands the matches
- * out best first, so a page costs its offset plus its size, and the total is counted exactly. Without
+ * out best first, so a page costs its offset plus its size. The total is counted exactly up to
+ * SEARCH_EXACT_TOTAL matches; above, counting would read every match, so it is the planner's
+ * estimate from the column statistics (totalExact false), never less than the count reached. Without
  * it, ranking every match of a common word would read and score every document, so a query ranks at
  * most SEARCH_RANK_WINDOW matches: the newest (highest id) when more match, the total then stopping
  * there (totalExact false).
@@ -125,11 +131,14 @@ export class DocumentSearchService {
    */
   private async bestMatches(companyId: number, ts: string, query: string, offset: number, size: number) {
     const wanted = offset + size;
+    const exactUpTo = this.settings.SEARCH_EXACT_TOTAL;
     const rows = await this.db.query<{ id: number | null; distance: number; matched: string }>(
       BEST_AND_COUNT,
-      [companyId, ts, query, wanted + 1],
+      [companyId, ts, query, wanted + 1, exactUpTo],
     );
-    const matched = Number(rows[0]?.matched ?? 0);
+    let matched = Number(rows[0]?.matched ?? 0);
+    const exact = matched <= exactUpTo;
+    if (!exact) matched = Math.max(matched, await this.estimate(companyId, ts, query));
     let best = rows
       .filter((r) => r.id !== null)
       .map((r) => ({ id: Number(r.id), distance: r.distance }))
@@ -149,7 +158,16 @@ export class DocumentSearchService {
     const hits = best
       .slice(offset, wanted)
       .map((r) => ({ id: r.id, rank: r.distance === Infinity ? 0 : 1 / r.distance }));
-    return { hits, matched, exact: true };
+    return { hits, matched, exact };
+  }
+
+  private async estimate(companyId: number, ts: string, query: string): Promise<number> {
+    const [row] = await this.db.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(ESTIMATE, [
+      companyId,
+      ts,
+      query,
+    ]);
+    return Math.round(row['QUERY PLAN'][0].Plan['Plan Rows']);
   }
 
   private async newestWindow(companyId: number, ts: string, query: string, offset: number, size: number) {
