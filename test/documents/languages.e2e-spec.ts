@@ -92,7 +92,7 @@ describe('OCR languages', () => {
   let companyId: number;
 
   beforeAll(async () => {
-    ({ sink, t, close } = await bootOcrApp({ OCR_LANGUAGE_IDLE_MS: '1500' }));
+    ({ sink, t, close } = await bootOcrApp({ OCR_LANGUAGE_IDLE_MS: '20000' }));
     acme = await provisionClient(t, sink, 'acme');
     admin = as(acme.adminToken, 'acme');
     companyId = await enableOcr(t, admin);
@@ -145,9 +145,9 @@ describe('OCR languages', () => {
     await until(
       async () => engine.loadedLanguages(),
       (loaded) => loaded.length === 0,
-      10_000,
+      60_000,
     );
-  }, 240_000);
+  }, 360_000);
 
   it('finds a CJK word inside a sentence, with a readable highlight, and not a word that is absent', async () => {
     await t.http().put(config()).set(admin).send({ ocrLanguage: 'ch' }).expect(200);
