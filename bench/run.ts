@@ -20,6 +20,7 @@ async function main() {
       'cms',
       'ai',
       'documents',
+      'search-ranking',
       'ocr-fairness',
       'untrusted',
       'tenants/startup',

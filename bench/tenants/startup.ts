@@ -3,9 +3,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { CLIENT_MIGRATIONS } from '../../migrations/client';
-import { createDataSource, parseDatabaseUrl } from '../../src/database/data-source-factory';
 import { migrationName } from '../../src/database/migration-runner';
 import { clientDatabase } from '../../test/support/pg';
+import { undoNewestClientMigration } from '../../test/support/undo-migration';
 import { databaseUrl } from '../../test/support/test-env';
 import { SmtpSink } from '../../test/support/smtp-sink';
 import { bootApp, SUPER_ADMIN } from '../../test/support/test-app';
@@ -40,29 +40,6 @@ async function until(what: string, since: number, check: () => Promise<boolean>,
 }
 
 /**
- * Puts a client database one migration behind, whichever the newest client migration is: TypeORM
- * runs its `down()` and deletes its row from the migrations table.
- */
-async function undoNewestMigration(database: string): Promise<void> {
-  const dataSource = createDataSource(parseDatabaseUrl(databaseUrl(database)), {
-    entities: [],
-    poolMax: 1,
-    migrations: [...CLIENT_MIGRATIONS],
-    applicationName: 'bench-undo',
-  });
-  await dataSource.initialize();
-  try {
-    await dataSource.undoLastMigration({ transaction: 'each' });
-    const [newest]: { name: string }[] = await dataSource.query(
-      'SELECT name FROM public.migrations ORDER BY timestamp DESC, id DESC LIMIT 1',
-    );
-    if (newest?.name === NEWEST) throw new Error(`${database}: ${NEWEST} is still applied`);
-  } finally {
-    await dataSource.destroy();
-  }
-}
-
-/**
  * Start-up with many clients, each one migration behind: a fleet of BENCH_TENANTS clients (1,000),
  * then an API process started with auto-migration on. Prints the time to liveness and to readiness
  * (neither should grow with the clients), until every client is migrated in the background, then a
@@ -79,7 +56,7 @@ export async function main(): Promise<void> {
     await Promise.all(
       fleet.identifiers.map((identifier) =>
         limit(async () => {
-          await undoNewestMigration(clientDatabase(t.masterDatabase, identifier));
+          await undoNewestClientMigration(clientDatabase(t.masterDatabase, identifier));
         }),
       ),
     );

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { toBool, toInt } from './load-settings';
 
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
@@ -67,7 +67,8 @@ export class StoresSettings {
   @Max(3600)
   OCR_TIMEOUT_SECONDS = 120;
 
-  @IsString()
+  /** Default OCR language: one of the six codes the OCR configuration accepts (documents' languages.ts). */
+  @IsIn(['ch', 'en', 'fr', 'german', 'korean', 'japan'])
   OCR_LANGUAGE = 'ch';
 
   @Transform(toBool)

@@ -9,6 +9,7 @@ import { OcrConfigStore } from './ocr-config.store';
 import { OcrMetrics } from './ocr-metrics';
 import { searchConfig } from './ocr/languages';
 import { TextExtraction } from './ocr/text-extraction';
+import { indexedText } from './search-text';
 
 interface RawRow {
   company_id: number;
@@ -69,7 +70,7 @@ export class DocumentProcessing {
           `UPDATE document_contents SET status = 'completed', error_message = NULL, extracted_text = $2,
              text_length = $3, word_count = $4, page_count = $5, ocr_confidence = $6, ocr_language = $7,
              processing_duration_ms = $8, processed_at = now(), indexed_for_search = true,
-             search_vector = to_tsvector($9::regconfig, $2), updated_at = now()
+             search_vector = to_tsvector($9::regconfig, $10), updated_at = now()
            WHERE id = $1`,
           [
             documentId,
@@ -81,6 +82,7 @@ export class DocumentProcessing {
             language,
             ms,
             searchConfig(language),
+            indexedText(result.text),
           ],
         ),
       );

@@ -24,8 +24,9 @@ export class DocumentSearchController {
     permissions: ['documents:read'],
     response: DocumentSearchPageDto,
     responseDescription:
-      'At most SEARCH_RANK_WINDOW matches are ranked (the newest when more match); ' +
-      'totalExact is false when the total stops there',
+      'Every match ranked (RUM index), the total exact up to SEARCH_EXACT_TOTAL and estimated above; ' +
+      'without the index at most SEARCH_RANK_WINDOW matches are ranked (the newest when more match). ' +
+      'totalExact is false when the total is not the exact count',
   })
   find(@CurrentPrincipal() principal: Principal, @Query() q: SearchQueryDto) {
     assertCompanyAccess(principal, q.companyId);

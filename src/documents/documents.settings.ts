@@ -12,7 +12,10 @@ export class DocumentsSettings {
   @IsIn(['embedded', 'http'])
   OCR_ENGINE?: 'embedded' | 'http' = undefined;
 
-  /** Embedded engine: Tesseract workers per language, created once and reused; also the job concurrency. */
+  /**
+   * Embedded engine: Tesseract workers per language, created when the language is first needed and
+   * reused; also the job concurrency.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -20,17 +23,27 @@ export class DocumentsSettings {
   OCR_WORKERS = 1;
 
   /**
-   * Models of the bundled eng and fra: `fast` (Tesseract's fast LSTM models, shipped in
-   * vendor/tessdata-fast, as the tesseract program on Debian reads) or `best` (the integerized "best"
-   * networks of the @tesseract.js-data npm packages: slower, sometimes better on poor scans).
+   * Models of English and French: `fast` (Tesseract's fast LSTM models, shipped in vendor/tessdata-fast
+   * with those of the four other languages, as the tesseract program on Debian reads) or `best` (the
+   * integerized "best" networks of the @tesseract.js-data npm packages: slower, sometimes better on
+   * poor scans). The other languages always read with their fast model.
    */
   @IsIn(['fast', 'best'])
   OCR_MODEL: 'fast' | 'best' = 'fast';
 
-  /** Folder with `<code>.traineddata(.gz)` for languages beyond the bundled eng and fra. */
+  /** Folder with `<code>.traineddata(.gz)` for languages beyond the six bundled ones. */
   @IsOptional()
   @IsString()
   OCR_LANG_PATH?: string = undefined;
+
+  /**
+   * A language's Tesseract workers that have all been idle this long are ended, so a worker process
+   * holds in memory only the models of the languages it read lately.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  OCR_LANGUAGE_IDLE_MS = 300000;
 
   /** Lock of a running OCR job; a worker that dies holding it hands the job on after this long. */
   @Transform(toInt)
@@ -97,12 +110,24 @@ export class DocumentsSettings {
   OCR_CLIENT_MAX_IN_FLIGHT = 4;
 
   /**
-   * Search ranks at most this many matching documents of a query: all of them when there are no more,
-   * otherwise the newest ones (highest id); totalElements then stops at it and totalExact is false.
+   * Without the RUM index (document_contents_rank_idx), search ranks at most this many matching
+   * documents of a query: all of them when there are no more, otherwise the newest ones (highest id);
+   * totalElements then stops at it and totalExact is false. With the index every match is ranked.
    */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(100000)
   SEARCH_RANK_WINDOW = 2000;
+
+  /**
+   * With the RUM index, a search counts its matches exactly up to this many; above, totalElements is
+   * the planner's estimate (from the column statistics, at least the count reached) and totalExact
+   * is false.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
+  SEARCH_EXACT_TOTAL = 1000;
 }

@@ -6,12 +6,11 @@ import { runMigrationJob, waitForJob } from '../support/migration-jobs';
 import { clientDatabase, sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import { databaseUrl } from '../support/test-env';
+import { undoNewestClientMigration } from '../support/undo-migration';
 import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp } from '../support/test-app';
 
 const NEWEST = new CLIENT_MIGRATIONS[CLIENT_MIGRATIONS.length - 1]().name;
 const PREVIOUS = new CLIENT_MIGRATIONS[CLIENT_MIGRATIONS.length - 2]().name;
-/** The newest client migration creates this index; dropping it with its row puts a client one behind. */
-const NEWEST_INDEX = 'document_contents_searchable_idx';
 /** The migration runner's advisory lock: holding it keeps a client's migration waiting. */
 const MIGRATION_LOCK = 7243001;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -38,13 +37,8 @@ describe('client migrations', () => {
   });
 
   const db = (identifier: string) => clientDatabase(t.masterDatabase, identifier);
-  const putBehind = async (identifier: string) => {
-    await sql(db(identifier), 'DELETE FROM public.migrations WHERE name = $1', [NEWEST]);
-    await sql(db(identifier), `DROP INDEX public.${NEWEST_INDEX}`);
-  };
+  const putBehind = (identifier: string) => undoNewestClientMigration(db(identifier));
   const hasNewest = async (identifier: string) =>
-    (await sql(db(identifier), 'SELECT 1 FROM pg_indexes WHERE indexname = $1', [NEWEST_INDEX])).length ===
-      1 &&
     (await sql(db(identifier), 'SELECT 1 FROM public.migrations WHERE name = $1', [NEWEST])).length === 1;
   const units = (app: TestApp, client: ProvisionedClient) =>
     app

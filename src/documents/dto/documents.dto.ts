@@ -11,10 +11,14 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateIf,
 } from 'class-validator';
 import { SORTS } from '../document-queries';
 import { DOCUMENT_STATUSES } from '../entities/document-content.entity';
 import { OCR_LANGUAGE_CODES, SUPPORTED_FILE_TYPES } from '../ocr/languages';
+
+/** Validates a field unless it is absent (unlike IsOptional, null is validated, hence refused). */
+const IsGiven = () => ValidateIf((_: object, value: unknown) => value !== undefined);
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' || value === true ? true : value === 'false' || value === false ? false : value;
@@ -102,24 +106,25 @@ export class AdminListQueryDto extends OcrPageQueryDto {
   status?: (typeof DOCUMENT_STATUSES)[number];
 }
 
+/** Each field may be left out; given, it must be valid (null is refused: the columns hold no null). */
 export class UpdateOcrConfigDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsGiven()
   @IsBoolean()
   ocrEnabled?: boolean;
 
   @ApiPropertyOptional({ enum: OCR_LANGUAGE_CODES })
-  @IsOptional()
+  @IsGiven()
   @IsIn(OCR_LANGUAGE_CODES)
   ocrLanguage?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsGiven()
   @IsBoolean()
   ocrAutoProcess?: boolean;
 
   @ApiPropertyOptional({ example: 'pdf,png,jpg,jpeg,tiff,docx,doc' })
-  @IsOptional()
+  @IsGiven()
   @IsString()
   @MaxLength(200)
   @Matches(FILE_TYPES, {

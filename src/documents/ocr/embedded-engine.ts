@@ -8,11 +8,12 @@ import { OcrEngine, OcrResult, OcrServiceStatus } from './ocr-engine';
 
 /**
  * Languages whose data ships with the application. OCR_MODEL `fast` (default): Tesseract's "fast" LSTM
- * models (vendor/tessdata-fast), the ones the `tesseract` program uses on Debian. `best`: the
- * @tesseract.js-data npm packages' integerized "best" network (about 3.7 times as many weights),
- * which read the bench's pages no better at about 0.6 of the speed.
+ * models (vendor/tessdata-fast), the ones the `tesseract` program uses on Debian. `best` (English and
+ * French only): the @tesseract.js-data npm packages' integerized "best" network (about 3.7 times as
+ * many weights), which read the bench's pages no better at about 0.6 of the speed.
  */
-const BUNDLED = new Set(['eng', 'fra']);
+const BUNDLED = new Set(['eng', 'fra', 'deu', 'chi_sim', 'jpn', 'kor']);
+const BEST_PACKAGES = new Set(['eng', 'fra']);
 const FAST_PACKAGE = '@svc-platform/tessdata-fast/package.json';
 const bestFolder = (lang: string) =>
   join(dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)), '4.0.0_best_int');
@@ -21,11 +22,17 @@ interface Pool {
   idle: Tesseract.Worker[];
   waiting: ((worker: Tesseract.Worker) => void)[];
   ready: Promise<void>;
+  /** Workers of the pool out reading a page. */
+  busy: number;
+  /** Ends the pool once all its workers have been idle for OCR_LANGUAGE_IDLE_MS. */
+  idleTimer?: NodeJS.Timeout;
 }
 
 /**
- * tesseract.js in worker threads: per language a pool of OCR_WORKERS workers, created on first use
- * and kept. Every worker has an error handler, so an image Tesseract cannot decode rejects its job
+ * tesseract.js in worker threads: per language a pool of OCR_WORKERS workers, created when the language
+ * is first needed and ended when all of them have been idle for OCR_LANGUAGE_IDLE_MS, so a process
+ * holds the models (tens of MB of WebAssembly memory per worker) of the languages it reads lately,
+ * not of all six. Every worker has an error handler, so an image Tesseract cannot decode rejects its job
  * instead of raising an uncaught error in the process; such a worker is replaced, as is one whose
  * reading is aborted (the document's time limit): ending its thread is the only way to stop it.
  */
@@ -65,10 +72,17 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
     } finally {
       if (healthy) this.give(lang, worker);
       else this.replace(lang, worker);
+      this.release(lang);
     }
   }
 
+  /** Languages whose workers are alive (for tests and the bench). */
+  loadedLanguages(): string[] {
+    return [...this.pools.keys()];
+  }
+
   async onModuleDestroy() {
+    for (const pool of this.pools.values()) clearTimeout(pool.idleTimer);
     await Promise.allSettled([...this.all].map((w) => w.terminate()));
     this.all.clear();
     this.pools.clear();
@@ -77,7 +91,9 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
   /** Folder holding `<lang>.traineddata.gz`: the bundled models (OCR_MODEL), else OCR_LANG_PATH. */
   private langPath(lang: string): string {
     if (BUNDLED.has(lang)) {
-      return this.settings.OCR_MODEL === 'best' ? bestFolder(lang) : dirname(require.resolve(FAST_PACKAGE));
+      return this.settings.OCR_MODEL === 'best' && BEST_PACKAGES.has(lang)
+        ? bestFolder(lang)
+        : dirname(require.resolve(FAST_PACKAGE));
     }
     const folder = this.settings.OCR_LANG_PATH;
     if (
@@ -108,7 +124,7 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
   private pool(lang: string): Pool {
     const pool = this.pools.get(lang);
     if (pool) return pool;
-    const created: Pool = { idle: [], waiting: [], ready: Promise.resolve() };
+    const created: Pool = { idle: [], waiting: [], ready: Promise.resolve(), busy: 0 };
     created.ready = Promise.all(
       Array.from({ length: this.settings.OCR_WORKERS }, () => this.createWorker(lang)),
     ).then(
@@ -124,7 +140,14 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
 
   private async take(lang: string): Promise<Tesseract.Worker> {
     const pool = this.pool(lang);
-    await pool.ready;
+    pool.busy++;
+    clearTimeout(pool.idleTimer);
+    try {
+      await pool.ready;
+    } catch (err) {
+      pool.busy--;
+      throw err;
+    }
     const worker = pool.idle.pop();
     if (worker) return worker;
     return new Promise((resolve) => pool.waiting.push(resolve));
@@ -132,20 +155,40 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
 
   private give(lang: string, worker: Tesseract.Worker) {
     const pool = this.pools.get(lang);
-    if (!pool) return void worker.terminate().catch(() => undefined);
+    if (!pool) return void this.end(worker);
     const next = pool.waiting.shift();
     if (next) next(worker);
     else pool.idle.push(worker);
   }
 
+  /** The end of a `take`: when no reading of the language is left, its workers start idling. */
+  private release(lang: string) {
+    const pool = this.pools.get(lang);
+    if (pool && --pool.busy === 0) this.endWhenIdle(lang, pool);
+  }
+
   /** A worker that failed may be in a broken state: end it and put a fresh one in its place. */
   private replace(lang: string, worker: Tesseract.Worker) {
-    this.all.delete(worker);
-    void worker.terminate().catch(() => undefined);
+    this.end(worker);
     this.createWorker(lang).then(
       (fresh) => this.give(lang, fresh),
       (err: Error) => this.logger.error(`Could not replace a Tesseract worker: ${err.message}`),
     );
+  }
+
+  private endWhenIdle(lang: string, pool: Pool) {
+    clearTimeout(pool.idleTimer);
+    pool.idleTimer = setTimeout(() => {
+      if (pool.busy > 0 || this.pools.get(lang) !== pool) return;
+      this.pools.delete(lang);
+      pool.idle.splice(0).forEach((worker) => this.end(worker));
+    }, this.settings.OCR_LANGUAGE_IDLE_MS);
+    pool.idleTimer.unref();
+  }
+
+  private end(worker: Tesseract.Worker) {
+    this.all.delete(worker);
+    void worker.terminate().catch(() => undefined);
   }
 }
 

@@ -1,4 +1,8 @@
-/** The OCR languages callers name, with each engine's code and PostgreSQL's text search configuration. */
+/**
+ * The OCR languages callers name, with Tesseract's model (all six ship in vendor/tessdata-fast) and
+ * PostgreSQL's text search configuration. Chinese, Japanese and Korean use `simple` over text whose
+ * CJK runs are split into pairs of characters (search-text.ts).
+ */
 export const OCR_LANGUAGES = [
   { code: 'ch', name: 'Chinese (Simplified)', tesseract: 'chi_sim', searchConfig: 'simple' },
   { code: 'en', name: 'English', tesseract: 'eng', searchConfig: 'english' },
