@@ -16,6 +16,7 @@ import { DocumentsOcr1734300000000 } from './1734300000000-DocumentsOcr';
 import { ObligationDueOrder1734310000000 } from './1734310000000-ObligationDueOrder';
 import { AiExchangeRollups1734400000000 } from './1734400000000-AiExchangeRollups';
 import { DocumentSearchNewest1734410000000 } from './1734410000000-DocumentSearchNewest';
+import { DocumentPagesProcessed1734500000000 } from './1734500000000-DocumentPagesProcessed';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -37,4 +38,5 @@ export const CLIENT_MIGRATIONS = [
   ObligationDueOrder1734310000000,
   AiExchangeRollups1734400000000,
   DocumentSearchNewest1734410000000,
+  DocumentPagesProcessed1734500000000,
 ];

@@ -56,9 +56,14 @@ export function pagesPdf(pages: PdfPage[]): Buffer {
     } else if ('text' in page) {
       const escape = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
       size = [612, 792];
-      content = ['BT', '/F1 14 Tf', '72 720 Td', '18 TL', ...page.text.map((l) => `(${escape(l)}) Tj T*`), 'ET'].join(
-        '\n',
-      );
+      content = [
+        'BT',
+        '/F1 14 Tf',
+        '72 720 Td',
+        '18 TL',
+        ...page.text.map((l) => `(${escape(l)}) Tj T*`),
+        'ET',
+      ].join('\n');
     } else {
       size = [page.blankPoints, page.blankPoints];
       content = '';
@@ -69,7 +74,8 @@ export function pagesPdf(pages: PdfPage[]): Buffer {
         `/Resources << ${resources} >> >>`,
     );
   });
-  objects[pagesAt - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  objects[pagesAt - 1] =
+    `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   const chunks: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
   let length = chunks[0].length;
   const offsets = objects.map((o, i) => {

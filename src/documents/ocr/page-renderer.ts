@@ -18,7 +18,9 @@ export interface RenderedPage {
 }
 
 let loading: Promise<typeof MuPdf> | undefined;
-// mupdf is an ES module only; import() written this way stays an import() in the CommonJS build.
+// mupdf is an ES module with top-level await, which require() cannot load; an import() written in
+// TypeScript becomes a require() in the CommonJS build, so this one is built at run time.
+// eslint-disable-next-line @typescript-eslint/no-implied-eval
 const importModule = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<unknown>;
 
 /** MuPDF's WebAssembly build, loaded (and compiled) on the first page a process renders. */

@@ -60,7 +60,9 @@ export class TextExtraction {
   ): Promise<OcrResult> {
     if (PARSED_TYPES.has(ext)) {
       const signal = AbortSignal.timeout(this.settings.OCR_DOCUMENT_TIMEOUT_MS);
-      const parsed = await this.withinTime(signal, () => this.sandbox.parse(content, ext, this.limits, signal));
+      const parsed = await this.withinTime(signal, () =>
+        this.sandbox.parse(content, ext, this.limits, signal),
+      );
       const blank = (parsed.pageTexts ?? []).some((text) => !text.trim());
       if (!PAGED_TYPES.has(ext) || !blank) return { text: parsed.text, confidence: 1, pages: parsed.pages };
       if (this.engine.name === 'http') {

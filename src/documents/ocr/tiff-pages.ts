@@ -21,7 +21,7 @@ export function tiffPages(content: Buffer, maxPages: number): TiffPage[] {
   if (u16(2) !== 42) throw new Error('TIFF could not be read (BigTIFF and other variants are not read)');
   const pages: TiffPage[] = [];
   const seen = new Set<number>();
-  for (let at = u32(4); at !== 0 && pages.length <= maxPages; ) {
+  for (let at = u32(4); at !== 0 && pages.length <= maxPages;) {
     if (seen.has(at) || at + 2 > content.length) break;
     seen.add(at);
     const entries = u16(at);
