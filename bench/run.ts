@@ -20,6 +20,7 @@ async function main() {
       'cms',
       'ai',
       'documents',
+      'documents/pages',
       'ocr-fairness',
       'untrusted',
       'tenants/startup',
