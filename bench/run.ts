@@ -21,6 +21,7 @@ async function main() {
       'ai',
       'documents',
       'search-ranking',
+      'documents/pages',
       'ocr-fairness',
       'untrusted',
       'tenants/startup',

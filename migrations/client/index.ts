@@ -16,6 +16,7 @@ import { DocumentsOcr1734300000000 } from './1734300000000-DocumentsOcr';
 import { ObligationDueOrder1734310000000 } from './1734310000000-ObligationDueOrder';
 import { AiExchangeRollups1734400000000 } from './1734400000000-AiExchangeRollups';
 import { DocumentSearchNewest1734410000000 } from './1734410000000-DocumentSearchNewest';
+import { DocumentPagesProcessed1734500000000 } from './1734500000000-DocumentPagesProcessed';
 import { OcrLanguageCodes1734510000000 } from './1734510000000-OcrLanguageCodes';
 import { DocumentSearchRank1734511000000 } from './1734511000000-DocumentSearchRank';
 import { ContentTypesClientScope1734600000000 } from './1734600000000-ContentTypesClientScope';
@@ -40,6 +41,7 @@ export const CLIENT_MIGRATIONS = [
   ObligationDueOrder1734310000000,
   AiExchangeRollups1734400000000,
   DocumentSearchNewest1734410000000,
+  DocumentPagesProcessed1734500000000,
   OcrLanguageCodes1734510000000,
   DocumentSearchRank1734511000000,
   ContentTypesClientScope1734600000000,

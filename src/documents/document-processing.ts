@@ -50,7 +50,8 @@ export class DocumentProcessing {
       const file = row && (await this.files.find(m, row.file_id));
       if (!file || !['pending', 'processing'].includes(row.status)) return null;
       await m.query(
-        `UPDATE document_contents SET status = 'processing', processing_started_at = now(), updated_at = now()
+        `UPDATE document_contents SET status = 'processing', processing_started_at = now(), pages_processed = 0,
+           updated_at = now()
          WHERE id = $1`,
         [documentId],
       );
@@ -63,12 +64,15 @@ export class DocumentProcessing {
     try {
       const { file } = started;
       const content = await readAll(await this.files.open(file));
-      const result = await this.extraction.extract(content, file.ext, file.mime, language);
+      const result = await this.extraction.extract(content, file.ext, file.mime, language, (done, total) =>
+        this.progress(documentId, done, total),
+      );
       const ms = Number((process.hrtime.bigint() - begin) / 1_000_000n);
       await this.finish(documentId, (m) =>
         m.query(
           `UPDATE document_contents SET status = 'completed', error_message = NULL, extracted_text = $2,
-             text_length = $3, word_count = $4, page_count = $5, ocr_confidence = $6, ocr_language = $7,
+             text_length = $3, word_count = $4, page_count = $5, pages_processed = $5, ocr_confidence = $6,
+             ocr_language = $7,
              processing_duration_ms = $8, processed_at = now(), indexed_for_search = true,
              search_vector = to_tsvector($9::regconfig, $10), updated_at = now()
            WHERE id = $1`,
@@ -105,6 +109,17 @@ export class DocumentProcessing {
     }
     this.metrics.processed.inc();
     this.metrics.duration.observe(Number(process.hrtime.bigint() - begin) / 1e9);
+  }
+
+  /** Pages read so far, shown by the record while PROCESSING (one short update per page read). */
+  private async progress(documentId: number, done: number, total: number) {
+    await this.db.run((m) =>
+      m.query(
+        `UPDATE document_contents SET page_count = $2, pages_processed = $3, updated_at = now()
+         WHERE id = $1 AND status = 'processing'`,
+        [documentId, total, done],
+      ),
+    );
   }
 
   /** Saves the outcome and sends its event in one transaction. */

@@ -21,7 +21,7 @@ export const DOCUMENT_COLUMNS = `d.id, d.company_id AS "companyId", d.file_id AS
   d.page_count AS "pageCount", d.ocr_confidence AS "ocrConfidence", d.ocr_language AS "ocrLanguage",
   d.processing_duration_ms AS "processingDurationMs", d.processing_started_at AS "processingStartedAt",
   d.processed_at AS "processedAt", d.indexed_for_search AS "indexedForSearch", d.file_type AS "fileType",
-  d.created_at AS "createdAt"`;
+  d.created_at AS "createdAt", d.pages_processed AS "pagesProcessed"`;
 
 /** The file fields of a document row. */
 type FileFields = Pick<DocumentRow, 'fileName' | 'mimeType' | 'fileSizeBytes' | 'fileExt'>;

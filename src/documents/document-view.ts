@@ -49,6 +49,7 @@ export function documentView(row: DocumentRow, options: ViewOptions = {}): Recor
     textLength: row.textLength,
     wordCount: row.wordCount,
     pageCount: row.pageCount,
+    pagesProcessed: row.pagesProcessed,
     ocrConfidence: confidence,
     ocrLanguage: row.ocrLanguage,
     processingDurationMs: row.processingDurationMs,

@@ -120,6 +120,7 @@ describe('documents and OCR (embedded engine)', () => {
       retryable: false,
       indexedForSearch: true,
       pageCount: 1,
+      pagesProcessed: 1,
       fileType: 'UPLOAD',
       ocrLanguage: 'en',
       fileSizeBytes: png.length,

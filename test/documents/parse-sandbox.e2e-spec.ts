@@ -36,6 +36,6 @@ describe('parse sandbox', () => {
     await expect(parse(pdfBomb(300), '.pdf', 500)).rejects.toThrow(/aborted due to timeout/);
     expect(Date.now() - started).toBeLessThan(5000);
     const next = await parse(textPdf(['Still reading']), '.pdf');
-    expect(next).toEqual({ text: 'Still reading', pages: 1 });
+    expect(next).toEqual({ text: 'Still reading', pages: 1, pageTexts: ['Still reading'] });
   }, 120_000);
 });

@@ -18,8 +18,20 @@ export class DocumentFieldsDto {
   textPreview: string;
   @ApiProperty({ type: 'integer', example: 1834, description: 'Characters extracted' }) textLength: number;
   @ApiProperty({ type: 'integer', example: 290 }) wordCount: number;
-  @ApiProperty({ type: 'integer', example: 3, description: "The PDF's page count, 1 otherwise" })
+  @ApiProperty({
+    type: 'integer',
+    example: 3,
+    description: "The PDF's or TIFF's page count, 1 otherwise; known from the start of PROCESSING",
+  })
   pageCount: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 2,
+    description:
+      'Pages read so far: grows while PROCESSING (a scanned page counts once OCR has read it), pageCount once ' +
+      'COMPLETED, where reading stopped when FAILED',
+  })
+  pagesProcessed: number;
   @ApiProperty({ type: Number, nullable: true, example: 0.9312, minimum: 0, maximum: 1 })
   ocrConfidence: number | null;
   @ApiProperty({ type: String, nullable: true, example: 'en' }) ocrLanguage: string | null;

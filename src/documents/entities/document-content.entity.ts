@@ -22,6 +22,7 @@ export class DocumentContent {
   @Column({ type: 'int', default: 0 }) textLength: number;
   @Column({ type: 'int', default: 0 }) wordCount: number;
   @Column({ type: 'int', default: 1 }) pageCount: number;
+  @Column({ type: 'int', default: 0 }) pagesProcessed: number;
   @Column({ type: 'numeric', precision: 5, scale: 4, nullable: true, transformer: decimal })
   ocrConfidence: number | null;
   @Column({ type: 'varchar', nullable: true }) ocrLanguage: string | null;

@@ -3,6 +3,7 @@ import WordExtractor from 'word-extractor';
 import { checkDocxDirectory } from './docx-limits';
 import { InputLimits } from './input-limits';
 import { checkPdfInflatedSize } from './pdf-limits';
+import { tiffPages } from './tiff-pages';
 
 type PdfJs = typeof import('pdfjs-dist');
 let pdfjsModule: PdfJs | undefined;
@@ -16,6 +17,8 @@ export function pdfjs(): PdfJs {
 export interface ParsedText {
   text: string;
   pages: number;
+  /** PDF and TIFF: the text of each page read, "" for a page without a text layer (to be OCR'd). */
+  pageTexts?: string[];
 }
 
 const failed = (kind: string) => (err: Error) => {
@@ -53,10 +56,28 @@ async function pdfText(content: Buffer, limits: InputLimits): Promise<ParsedText
       length += text.length + 2;
       page.cleanup();
     }
-    return { text: pages.join('\n\n'), pages: doc.numPages };
+    return { text: pages.join('\n\n'), pages: doc.numPages, pageTexts: pages };
   } finally {
     await doc.destroy();
   }
+}
+
+/** A TIFF's pages, each checked by its header: none has a text layer, every one is to be OCR'd. */
+function tiffText(content: Buffer, limits: InputLimits): Promise<ParsedText> {
+  const pages = tiffPages(content, limits.pdfMaxPages);
+  if (pages.length > limits.pdfMaxPages) {
+    throw new Error(`TIFF has more than ${limits.pdfMaxPages} pages (OCR_PDF_MAX_PAGES)`);
+  }
+  pages.forEach(({ width, height }, i) => {
+    if (!width || !height) throw new Error(`TIFF page ${i + 1} could not be read: no dimensions`);
+    if (width * height > limits.imageMaxPixels) {
+      throw new Error(
+        `TIFF page ${i + 1} is ${width}×${height} pixels, over the limit of ${limits.imageMaxPixels} pixels ` +
+          '(OCR_IMAGE_MAX_PIXELS)',
+      );
+    }
+  });
+  return Promise.resolve({ text: '', pages: pages.length, pageTexts: pages.map(() => '') });
 }
 
 async function docxText(content: Buffer, limits: InputLimits): Promise<ParsedText> {
@@ -74,14 +95,16 @@ const PARSERS: Record<string, (content: Buffer, limits: InputLimits) => Promise<
   '.pdf': pdfText,
   '.docx': docxText,
   '.doc': docText,
+  '.tiff': tiffText,
+  '.tif': tiffText,
 };
 
 export const PARSED_TYPES = new Set(Object.keys(PARSERS));
 
-/** The text of a PDF, DOCX or DOC, within `limits`, cut at `maxTextChars`. */
+/** The text of a PDF, DOCX or DOC (the pages of a TIFF), within `limits`, cut at `maxTextChars`. */
 export async function parseDocument(content: Buffer, ext: string, limits: InputLimits): Promise<ParsedText> {
   const parser = PARSERS[ext];
   if (!parser) throw new Error(`File type not supported for OCR: ${ext}`);
   const parsed = await parser(content, limits);
-  return { text: parsed.text.slice(0, limits.maxTextChars), pages: parsed.pages };
+  return { ...parsed, text: parsed.text.slice(0, limits.maxTextChars) };
 }

@@ -4,6 +4,7 @@ import { pool, TerminateError } from 'workerpool';
 import { DocumentsSettings } from '../documents.settings';
 import { ParsedText } from './document-parsers';
 import { InputLimits } from './input-limits';
+import { RenderedPage } from './page-renderer';
 
 type Pool = ReturnType<typeof pool>;
 
@@ -13,7 +14,7 @@ const WORKER = join(__dirname, `parse-worker${SOURCE_EXT}`);
 const SOURCE_HOOK = SOURCE_EXT === '.ts' ? ['--require', require.resolve('sucrase/register/ts')] : [];
 
 /**
- * PDF, DOCX and DOC parsing in child processes, OCR_WORKERS at a time, each with its heap capped at
+ * PDF, DOCX, DOC and TIFF parsing, and the rendering of scanned pages, in child processes, OCR_WORKERS at a time, each with its heap capped at
  * OCR_SANDBOX_MEMORY_MB. Processes rather than threads: V8 may end the whole process, not just the
  * thread, when a worker thread runs out of heap. A process that reaches the cap dies, one whose task
  * is aborted (the document's time limit) is killed, and the pool starts another.
@@ -24,13 +25,29 @@ export class ParseSandbox implements OnModuleDestroy {
 
   constructor(private readonly settings: DocumentsSettings) {}
 
-  async parse(content: Buffer, ext: string, limits: InputLimits, signal: AbortSignal): Promise<ParsedText> {
-    const task = this.pool().exec('parse', [content, ext, limits]);
+  parse(content: Buffer, ext: string, limits: InputLimits, signal: AbortSignal): Promise<ParsedText> {
+    return this.run<ParsedText>('parse', [content, ext, limits], signal);
+  }
+
+  /** Page `index` (0-based) of a PDF or TIFF as a grey image (see page-renderer.ts). */
+  render(
+    content: Buffer,
+    ext: string,
+    index: number,
+    limits: InputLimits,
+    signal: AbortSignal,
+  ): Promise<RenderedPage> {
+    return this.run<RenderedPage>('render', [content, ext, index, limits], signal);
+  }
+
+  private async run<T>(method: string, args: unknown[], signal: AbortSignal): Promise<T> {
+    if (signal.aborted) throw signal.reason;
+    const task = this.pool().exec(method, args);
     // No return value: EventTarget reports a listener's rejected promise as an uncaught error.
     const cancel = () => void task.cancel();
     signal.addEventListener('abort', cancel, { once: true });
     try {
-      return (await task) as ParsedText;
+      return (await task) as T;
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       throw this.explain(err as Error);

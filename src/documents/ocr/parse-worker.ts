@@ -1,12 +1,20 @@
 import { worker } from 'workerpool';
 import { parseDocument, ParsedText, pdfjs } from './document-parsers';
 import { InputLimits } from './input-limits';
+import { RenderedPage, renderPage } from './page-renderer';
 
-/** The sandbox process's one method (see parse-sandbox.ts): one document's text. */
+const buffer = (content: Uint8Array) => Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+
+/** The sandbox process's methods (see parse-sandbox.ts): one document's text, one page's image. */
 function parse(content: Uint8Array, ext: string, limits: InputLimits): Promise<ParsedText> {
-  return parseDocument(Buffer.from(content.buffer, content.byteOffset, content.byteLength), ext, limits);
+  return parseDocument(buffer(content), ext, limits);
 }
 
-worker({ parse });
-// Loaded while the process waits for its first task, so a fresh process reads at once.
+function render(content: Uint8Array, ext: string, index: number, limits: InputLimits): Promise<RenderedPage> {
+  return renderPage(buffer(content), ext, index, limits);
+}
+
+worker({ parse, render });
+// Loaded while the process waits for its first task, so a fresh process reads at once. MuPDF (for
+// scanned pages) is compiled on the first page a process renders.
 pdfjs();
