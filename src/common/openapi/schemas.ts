@@ -2,9 +2,8 @@ import type { ApiPropertyOptions } from '@nestjs/swagger';
 
 /** Any JSON value, null included (an audit entry's old and new values). */
 export const ANY_JSON_VALUE: ApiPropertyOptions = {
-  nullable: true,
   oneOf: [
-    { type: 'string' },
+    { type: 'string', nullable: true },
     { type: 'number' },
     { type: 'boolean' },
     { type: 'object', additionalProperties: true },
