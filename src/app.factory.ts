@@ -17,6 +17,12 @@ import { AppLogger } from './observability/logging/app-logger';
 import { DrainState } from './observability/shutdown/drain-state';
 import { requestLines } from './observability/logging/request-lines';
 import { mountQueueBoard } from './observability/queue-board';
+import { completeDocument } from './openapi/complete-document';
+import {
+  ErrorResponseDto,
+  OcrErrorResponseDto,
+  PasswordErrorResponseDto,
+} from './common/errors/error-envelope.dto';
 
 /** Builds the fully configured application (used by main.ts, the worker and the tests). */
 export async function createApp(
@@ -61,6 +67,7 @@ export function setupSwagger(app: INestApplication) {
         'Multi-tenant API. Choose the client with `X-Client-ID` (or subdomain / custom domain) and the sandbox with `X-Tenant-ID`.',
       )
       .setVersion('1.0')
+      .addServer('/', 'The server that serves this document')
       .addBearerAuth({
         type: 'http',
         scheme: 'bearer',
@@ -83,6 +90,8 @@ export function setupSwagger(app: INestApplication) {
         },
       )
       .build(),
+    { extraModels: [ErrorResponseDto, OcrErrorResponseDto, PasswordErrorResponseDto] },
   );
+  completeDocument(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsEmail,
@@ -30,7 +30,10 @@ export class CreateClientDto {
   @NotEquals('master', { message: 'identifier "master" is reserved' })
   identifier: string;
 
-  @ApiPropertyOptional({ description: 'Display name (alias of companyName)', example: 'Acme Energy' })
+  @ApiProperty({
+    description: 'Display name; may be left out only when its alias companyName is given',
+    example: 'Acme Energy',
+  })
   @ValidateIf((o: CreateClientDto) => o.companyName === undefined)
   @IsString()
   @IsNotEmpty()
@@ -63,14 +66,14 @@ export class CreateClientDto {
   @MaxLength(254)
   contactEmail: string;
 
-  @ApiPropertyOptional({ minimum: 1, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 50 })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(1_000_000)
   maxUsers?: number;
 
-  @ApiPropertyOptional({ minimum: 0, default: 3 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 1000, default: 3 })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -122,14 +125,14 @@ export class UpdateClientDto {
   @MaxLength(254)
   contactEmail?: string;
 
-  @ApiPropertyOptional({ minimum: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000 })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(1_000_000)
   maxUsers?: number;
 
-  @ApiPropertyOptional({ minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 1000 })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -172,11 +175,12 @@ export class MigrationStatusEntryDto {
   @ApiProperty({ type: [String] }) pendingVersions: string[];
 }
 
+@ApiExtraModels(MigrationStatusEntryDto)
 export class MigrationStatusDto {
   @ApiProperty({
     description: 'Keyed by client identifier',
     type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/MigrationStatusEntryDto' },
+    additionalProperties: { $ref: getSchemaPath(MigrationStatusEntryDto) },
   })
   data: Record<string, MigrationStatusEntryDto>;
   @ApiProperty() totalClients: number;

@@ -112,7 +112,7 @@ export class IdentityProviderFieldsDto {
   @MaxLength(2000)
   ssoUrl?: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ nullable: true, type: String })
   @IsOptional()
   @Matches(URL_RULE, URL_MESSAGE)
   @MaxLength(2000)
@@ -167,13 +167,18 @@ export class IdentityProviderFieldsDto {
   @IsBoolean()
   jitEnabled?: boolean;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Role of JIT-created users (default Viewer)' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: 'integer',
+    minimum: 1,
+    description: 'Role of JIT-created users (default Viewer)',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   jitDefaultRoleId?: number | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ nullable: true, type: 'integer', minimum: 1 })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -184,19 +189,32 @@ export class IdentityProviderFieldsDto {
   @IsBoolean()
   autoLinkByEmail?: boolean;
 
-  @ApiPropertyOptional({ example: 'acme.com, acme.de', description: 'Comma- or space-separated domains' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2000,
+    example: 'acme.com, acme.de',
+    description: 'Comma- or space-separated domains',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
   allowedDomains?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Company of JIT-created users' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: 'integer',
+    minimum: 1,
+    description: 'Company of JIT-created users',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   companyId?: number | null;
 
   @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
     example: { email: 'email', firstName: 'given_name', lastName: 'family_name' },
     description: 'Keys email, firstName, lastName, displayName, phoneNumber → IdP claim/attribute name',
   })
@@ -252,7 +270,10 @@ export class IdentityProviderViewDto {
   @ApiProperty() autoLinkByEmail: boolean;
   @ApiPropertyOptional({ nullable: true, type: String }) allowedDomains: string | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) companyId: number | null;
-  @ApiProperty({ type: Object }) attributeMapping: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) attributeMapping: Record<
+    string,
+    string
+  >;
   @ApiProperty({ description: 'OAuth2/OIDC redirect URI to register at the IdP' }) callbackUrl: string;
   @ApiPropertyOptional({ nullable: true, type: Date }) lastTestedAt: Date | null;
   @ApiPropertyOptional({ nullable: true, type: String }) lastTestStatus: string | null;
@@ -295,7 +316,32 @@ export class TestResultEnvelopeDto {
   @ApiProperty({ type: TestResultDto }) data: TestResultDto;
 }
 
+export class ProviderPresetDto {
+  @ApiProperty({ example: 'MICROSOFT_ENTRA_ID' }) key: string;
+  @ApiProperty({ example: 'Microsoft Entra ID (Azure AD)' }) label: string;
+  @ApiProperty({ enum: ['OIDC', 'SAML'] }) providerType: string;
+  @ApiPropertyOptional({ description: 'Discovery document address; `{placeholders}` are to be replaced' })
+  discoveryUri?: string;
+  @ApiPropertyOptional() authorizationUri?: string;
+  @ApiPropertyOptional() tokenUri?: string;
+  @ApiPropertyOptional() userInfoUri?: string;
+  @ApiProperty({ example: 'openid profile email' }) scopes: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) attributeMapping: Record<
+    string,
+    string
+  >;
+  @ApiProperty({ type: [String], description: 'Fields to give when creating a provider from the preset' })
+  requiredFields: string[];
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Placeholder → meaning',
+  })
+  placeholders: Record<string, string>;
+  @ApiProperty() documentation: string;
+}
+
 export class PresetListDto {
-  @ApiProperty({ type: [Object], description: 'Preset templates for well-known providers' })
-  data: object[];
+  @ApiProperty({ type: [ProviderPresetDto], description: 'Preset templates for well-known providers' })
+  data: ProviderPresetDto[];
 }
