@@ -17,6 +17,12 @@ import { AppLogger } from './observability/logging/app-logger';
 import { DrainState } from './observability/shutdown/drain-state';
 import { requestLines } from './observability/logging/request-lines';
 import { mountQueueBoard } from './observability/queue-board';
+import { completeDocument } from './openapi/complete-document';
+import {
+  ErrorResponseDto,
+  OcrErrorResponseDto,
+  PasswordErrorResponseDto,
+} from './common/errors/error-envelope.dto';
 
 /** Builds the fully configured application (used by main.ts, the worker and the tests). */
 export async function createApp(
@@ -83,6 +89,8 @@ export function setupSwagger(app: INestApplication) {
         },
       )
       .build(),
+    { extraModels: [ErrorResponseDto, OcrErrorResponseDto, PasswordErrorResponseDto] },
   );
+  completeDocument(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
 }

@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Permission } from './permissions';
 import type { Principal } from './principal';
 import type { RoleType } from './roles';
@@ -16,8 +16,15 @@ export interface AuthRule {
   platform?: boolean;
 }
 
+/** Marks a public operation in the OpenAPI document (the document builder turns it into `security: []`). */
+export const PUBLIC_OPERATION_EXTENSION = 'x-public';
+
 /** No credential needed. */
-export const Public = () => SetMetadata(AUTH_RULE, { public: true } satisfies AuthRule);
+export const Public = () =>
+  applyDecorators(
+    SetMetadata(AUTH_RULE, { public: true } satisfies AuthRule),
+    ApiExtension(PUBLIC_OPERATION_EXTENSION, true),
+  );
 
 /** A bearer credential (JWT or API token) is needed, plus what the rule lists. */
 export const Authenticated = (rule: Omit<AuthRule, 'public'> = {}) =>

@@ -6,7 +6,10 @@ import {
   ApiOperation,
   ApiResponse,
   ApiResponseOptions,
+  ApiExtraModels,
+  getSchemaPath,
 } from '@nestjs/swagger';
+import { ErrorResponseDto, OcrErrorResponseDto } from '../common/errors/error-envelope.dto';
 import { Authenticated, AuthRule, Public } from './access-rules';
 
 const METHODS = {
@@ -42,6 +45,8 @@ export interface RouteOptions extends Omit<AuthRule, 'public'> {
   conflict?: string;
   /** Further answers by status (e.g. 429 with Retry-After); they replace the default 401/403 texts. */
   answers?: Record<number, RouteAnswer>;
+  /** Statuses the route's own checks answer as `{ error: "<message>" }` (OCR); validation and access stay standard. */
+  plainErrors?: Record<number, string>;
 }
 
 /**
@@ -54,7 +59,7 @@ export function Route(method: keyof typeof METHODS, path: string, o: RouteOption
     RequestMapping({ method: METHODS[method], path: path || '/' }),
     HttpCode(status),
     o.public ? Public() : Authenticated(authRule(o)),
-    ApiOperation({ summary: o.summary, description: o.description }),
+    ApiOperation({ summary: o.summary, description: describeOperation(o) }),
     ApiResponse({
       status,
       type: o.response,
@@ -70,6 +75,18 @@ export function Route(method: keyof typeof METHODS, path: string, o: RouteOption
     const shape = typeof answer === 'string' ? { description: answer } : answer;
     decorators.push(ApiResponse({ status: Number(answerStatus), ...shape }));
   }
+  for (const [answerStatus, description] of Object.entries(o.plainErrors ?? {})) {
+    decorators.push(
+      ApiExtraModels(ErrorResponseDto, OcrErrorResponseDto),
+      ApiResponse({
+        status: Number(answerStatus),
+        description,
+        schema: {
+          oneOf: [{ $ref: getSchemaPath(OcrErrorResponseDto) }, { $ref: getSchemaPath(ErrorResponseDto) }],
+        },
+      }),
+    );
+  }
   return applyDecorators(...decorators);
 }
 
@@ -78,6 +95,22 @@ function authRule({ permissions, minRole, platform }: RouteOptions): Omit<AuthRu
   return Object.fromEntries(
     Object.entries({ permissions, minRole, platform }).filter(([, value]) => value !== undefined),
   );
+}
+
+/** The operation's text: its own description, else its summary, and always who may call it. */
+function describeOperation(o: RouteOptions): string {
+  const text = o.description ?? `${o.summary.replace(/[.\s]*$/, '')}.`;
+  return `${text}\n\nAccess: ${accessText(o)}.`;
+}
+
+function accessText({ public: isPublic, permissions, minRole, platform }: RouteOptions): string {
+  if (isPublic) return 'public, no credential';
+  const needs = [
+    ...(permissions?.length ? [`permission ${permissions.map((p) => `\`${p}\``).join(' and ')}`] : []),
+    ...(minRole ? [`role ${minRole} or above`] : []),
+    ...(platform ? ['the master database (platform administration)'] : []),
+  ];
+  return needs.length ? `a bearer credential with ${needs.join(', ')}` : 'any bearer credential';
 }
 
 function describe(flag: true | string, fallback: string): string {

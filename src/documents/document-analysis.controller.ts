@@ -16,6 +16,12 @@ import {
 } from './dto/ocr-actions.dto';
 import { CompanyParam } from '../access/company-param.decorator';
 
+const OCR_OFF = 'OCR is not enabled for the company';
+const OCR_OFF_OR_TYPE = 'OCR is not enabled for the company, or it does not read this file type';
+const OCR_QUEUED = 'Already analyzed, queued or being processed';
+const OCR_RATE = 'Too many requests, with Retry-After';
+const OCR_DOWN = 'The OCR engine is not available';
+
 const READ = { permissions: ['documents:read' as const] };
 const MANAGE = { permissions: ['documents:update' as const], minRole: 'MANAGER' as const };
 
@@ -47,6 +53,7 @@ export class DocumentAnalysisController {
   }
 
   @Route('POST', 'retry-all-failed', {
+    plainErrors: { 400: OCR_OFF, 429: OCR_RATE, 503: OCR_DOWN },
     summary: 'Queue every FAILED document again (3 per company per 5 minutes)',
     ...MANAGE,
     response: RetryAllResultEnvelopeDto,
@@ -58,6 +65,13 @@ export class DocumentAnalysisController {
   }
 
   @Route('POST', 'analyze/:fileId', {
+    plainErrors: {
+      400: OCR_OFF_OR_TYPE,
+      404: 'File not found',
+      409: OCR_QUEUED,
+      429: OCR_RATE,
+      503: OCR_DOWN,
+    },
     summary: 'Extract the text of an uploaded file (20 per user per minute)',
     ...MANAGE,
     response: AnalyzeResultEnvelopeDto,
@@ -85,6 +99,7 @@ export class DocumentAnalysisController {
   }
 
   @Route('GET', ':analysisId', {
+    plainErrors: { 404: 'Document analysis not found' },
     summary: 'One document analysis record, with its full text when asked',
     ...READ,
     response: DocumentAnalysisDetailEnvelopeDto,
@@ -99,6 +114,13 @@ export class DocumentAnalysisController {
   }
 
   @Route('POST', ':analysisId/retry', {
+    plainErrors: {
+      400: OCR_OFF_OR_TYPE,
+      404: 'Document analysis not found',
+      409: OCR_QUEUED,
+      429: OCR_RATE,
+      503: OCR_DOWN,
+    },
     summary: 'Queue a FAILED or SKIPPED document again (10 per user per minute)',
     ...MANAGE,
     response: RetryResultEnvelopeDto,

@@ -13,6 +13,11 @@ import { DocumentStatsDto } from './dto/document-counts.dto';
 import { ProcessResultDto, ReprocessFailedResultDto } from './dto/ocr-actions.dto';
 import { OcrServiceStatusDto } from './dto/ocr-status.dto';
 
+const OCR_OFF = 'OCR is not enabled for the company';
+const OCR_OFF_OR_TYPE = 'OCR is not enabled for the company, or it does not read this file type';
+const OCR_QUEUED = 'Already analyzed, queued or being processed';
+const OCR_DOWN = 'The OCR engine is not available';
+
 const ADMIN = (action: 'read' | 'update' | 'delete') => ({
   permissions: [`documents:${action}` as const],
   minRole: 'ADMIN' as const,
@@ -57,6 +62,7 @@ export class DocumentsAdminController {
   }
 
   @Route('POST', 'reprocess-failed', {
+    plainErrors: { 400: OCR_OFF, 503: OCR_DOWN },
     summary: "Queue a company's FAILED documents again",
     ...ADMIN('update'),
     response: ReprocessFailedResultDto,
@@ -69,6 +75,7 @@ export class DocumentsAdminController {
   }
 
   @Route('GET', ':fileId', {
+    plainErrors: { 404: 'Document analysis not found' },
     summary: 'The document content of a file',
     ...ADMIN('read'),
     response: DocumentAnalysisDetailDto,
@@ -83,6 +90,7 @@ export class DocumentsAdminController {
   }
 
   @Route('POST', ':fileId/process', {
+    plainErrors: { 400: OCR_OFF_OR_TYPE, 404: 'File not found', 409: OCR_QUEUED, 503: OCR_DOWN },
     summary: 'Extract the text of a file of the company',
     ...ADMIN('update'),
     response: ProcessResultDto,
@@ -98,6 +106,7 @@ export class DocumentsAdminController {
   }
 
   @Route('POST', ':fileId/reprocess', {
+    plainErrors: { 400: OCR_OFF_OR_TYPE, 404: 'File not found', 503: OCR_DOWN },
     summary: 'Extract the text of a file again, even when it was read before',
     ...ADMIN('update'),
     response: ProcessResultDto,
@@ -113,6 +122,7 @@ export class DocumentsAdminController {
   }
 
   @Route('DELETE', ':fileId', {
+    plainErrors: { 404: 'Document analysis not found' },
     summary: "Remove a file's extracted content and search entry (the file stays)",
     ...ADMIN('delete'),
     responseDescription: 'Removed',

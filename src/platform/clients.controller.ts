@@ -3,7 +3,14 @@ import { ApiTags } from '@nestjs/swagger';
 import { Route } from '../access/route.decorator';
 import { PageQueryDto } from '../common/pagination/pagination';
 import { ClientsService } from './clients.service';
-import { ClientEnvelopeDto, CreateClientDto, MigrationStatusDto, UpdateClientDto } from './dto/client.dto';
+import { PageOf } from '../records/record-envelopes';
+import {
+  ClientDto,
+  ClientEnvelopeDto,
+  CreateClientDto,
+  MigrationStatusDto,
+  UpdateClientDto,
+} from './dto/client.dto';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { MigrationJobStartedDto } from './dto/migration-job.dto';
 
@@ -28,12 +35,13 @@ export class ClientsController {
   @Route('GET', '', {
     summary: 'List clients (deleted ones excluded)',
     ...PLATFORM_ADMIN,
+    response: PageOf(ClientDto),
   })
   list(@Query() query: PageQueryDto) {
     return this.clients.list(query.page, query.pageSize);
   }
 
-  @Route('GET', 'active', { summary: 'List active clients', ...PLATFORM_ADMIN })
+  @Route('GET', 'active', { summary: 'List active clients', ...PLATFORM_ADMIN, response: PageOf(ClientDto) })
   listActive(@Query() query: PageQueryDto) {
     return this.clients.list(query.page, query.pageSize, ['ACTIVE']);
   }

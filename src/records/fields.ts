@@ -10,7 +10,13 @@ export const OptionalEnum = (values: readonly string[], defaultValue?: string) =
 /** An optional date or datetime given as text (`DATE_TIME_RULE`; the service makes it a Date). */
 export const OptionalDateTime = (example: string) =>
   applyDecorators(
-    ApiPropertyOptional({ example, format: 'date-time', description: DATE_TIME_RULE }),
+    ApiPropertyOptional({
+      type: String,
+      format: 'date-time',
+      nullable: true,
+      example,
+      description: DATE_TIME_RULE,
+    }),
     IsOptional(),
     IsDateTimeText(),
   );

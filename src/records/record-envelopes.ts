@@ -1,5 +1,6 @@
 import { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
+import { PageMetaDto } from '../common/pagination/pagination.dto';
 
 const envelopes = new Map<Type<unknown>, Type<unknown>>();
 const pages = new Map<Type<unknown>, Type<unknown>>();
@@ -25,8 +26,7 @@ export function PageOf(view: Type<unknown>): Type<unknown> {
   if (!page) {
     class Page {
       @ApiProperty({ type: [view] }) data: unknown[];
-      @ApiProperty({ example: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: 1 } } })
-      meta: { pagination: { page: number; pageSize: number; pageCount: number; total: number } };
+      @ApiProperty({ type: PageMetaDto }) meta: PageMetaDto;
     }
     Object.defineProperty(Page, 'name', { value: `${baseName(view)}PageDto` });
     pages.set(view, (page = Page));
@@ -34,7 +34,11 @@ export function PageOf(view: Type<unknown>): Type<unknown> {
   return page;
 }
 
+export class CountDto {
+  @ApiProperty({ type: 'integer', minimum: 0, example: 3 }) count: number;
+}
+
 /** Swagger type of `{ data: { count } }`. */
 export class CountEnvelopeDto {
-  @ApiProperty({ example: { count: 3 } }) data: { count: number };
+  @ApiProperty({ type: CountDto }) data: CountDto;
 }

@@ -73,7 +73,12 @@ export class ChatRequestDto {
   @Max(2)
   temperature?: number;
 
-  @ApiPropertyOptional({ minimum: 1, description: 'Upper bound of output tokens' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000000,
+    description: 'Upper bound of output tokens',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

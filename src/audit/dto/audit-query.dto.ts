@@ -50,7 +50,12 @@ export class SearchQueryDto extends AuditRangeQueryDto {
 }
 
 export class ErrorsQueryDto extends AuditRangeQueryDto {
-  @ApiPropertyOptional({ minimum: 400, maximum: 599, description: 'Only errors answered with this status' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 400,
+    maximum: 599,
+    description: 'Only errors answered with this status',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ANY_JSON_VALUE } from '../../common/openapi/schemas';
 
 class PeriodDto {
   @ApiProperty({ example: '2026-01-01' }) startDate: string;
@@ -20,8 +21,14 @@ class DataChangesDto {
 export class ComplianceSummaryDto {
   @ApiProperty({ type: PeriodDto }) period: PeriodDto;
   @ApiProperty() totalEvents: number;
-  @ApiProperty({ example: { CREATE: 10, UPDATE: 4 } }) eventsByAction: Record<string, number>;
-  @ApiProperty({ example: { Unit: 14 } }) eventsByEntityType: Record<string, number>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { CREATE: 10, UPDATE: 4 },
+  })
+  eventsByAction: Record<string, number>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, example: { Unit: 14 } })
+  eventsByEntityType: Record<string, number>;
   @ApiProperty() uniqueUsers: number;
   @ApiProperty() uniqueIpAddresses: number;
   @ApiProperty({ type: SecurityEventsDto }) securityEvents: SecurityEventsDto;
@@ -34,16 +41,26 @@ export class ComplianceSummaryEnvelopeDto {
 
 export class UserActivityDto {
   @ApiProperty() userId: number;
-  @ApiProperty({ nullable: true }) username: string | null;
+  @ApiProperty({ nullable: true, type: String }) username: string | null;
   @ApiProperty({ type: PeriodDto }) period: PeriodDto;
   @ApiProperty() totalActions: number;
-  @ApiProperty({ example: { LOGIN: 3, UPDATE: 2 } }) actionsByType: Record<string, number>;
-  @ApiProperty({ example: { Unit: 2 }, description: 'Entries per entity type' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { LOGIN: 3, UPDATE: 2 },
+  })
+  actionsByType: Record<string, number>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { Unit: 2 },
+    description: 'Entries per entity type',
+  })
   entitiesAccessed: Record<string, number>;
   @ApiProperty({ description: 'Successful logins in the period' }) loginSessions: number;
   @ApiProperty({ description: 'Mean of the sessions closed by a LOGOUT' }) avgSessionDurationMinutes: number;
   @ApiProperty({ type: [String] }) ipAddresses: string[];
-  @ApiProperty({ nullable: true, format: 'date-time' }) lastActivity: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastActivity: string | null;
 }
 
 export class UserActivityEnvelopeDto {
@@ -58,20 +75,20 @@ class AccessByUserDto {
 
 class ChangeHistoryDto {
   @ApiProperty({ format: 'date-time' }) timestamp: string;
-  @ApiProperty({ nullable: true }) user: string | null;
+  @ApiProperty({ nullable: true, type: String }) user: string | null;
   @ApiProperty({ example: 'UPDATE' }) action: string;
-  @ApiProperty({ nullable: true, example: 'status' }) field: string | null;
-  @ApiProperty({ nullable: true }) oldValue: unknown;
-  @ApiProperty({ nullable: true }) newValue: unknown;
+  @ApiProperty({ nullable: true, type: String, example: 'status' }) field: string | null;
+  @ApiProperty({ ...ANY_JSON_VALUE, description: 'The value before the change' }) oldValue: unknown;
+  @ApiProperty({ ...ANY_JSON_VALUE, description: 'The value after the change' }) newValue: unknown;
 }
 
 export class EntityAccessDto {
   @ApiProperty() entityType: string;
   @ApiProperty() entityId: number;
-  @ApiProperty({ nullable: true, format: 'date-time' }) createdAt: string | null;
-  @ApiProperty({ nullable: true }) createdBy: string | null;
-  @ApiProperty({ nullable: true, format: 'date-time' }) lastModified: string | null;
-  @ApiProperty({ nullable: true }) lastModifiedBy: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) createdAt: string | null;
+  @ApiProperty({ nullable: true, type: String }) createdBy: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastModified: string | null;
+  @ApiProperty({ nullable: true, type: String }) lastModifiedBy: string | null;
   @ApiProperty({ description: 'Every audit entry about the entity' }) totalAccessCount: number;
   @ApiProperty() uniqueUsersAccessed: number;
   @ApiProperty({ type: [AccessByUserDto] }) accessByUser: AccessByUserDto[];
@@ -86,7 +103,7 @@ class RetentionEntryDto {
   @ApiProperty({ example: 'Unit', description: '`(none)` for entries without an entity type' })
   entityType: string;
   @ApiProperty() retentionDays: number;
-  @ApiProperty({ nullable: true, format: 'date' }) oldestRecord: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date' }) oldestRecord: string | null;
   @ApiProperty() totalRecords: number;
   @ApiProperty() recordsEligibleForDeletion: number;
 }

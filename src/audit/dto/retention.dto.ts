@@ -2,7 +2,13 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
 
 export class SetRetentionPolicyDto {
-  @ApiProperty({ minimum: 1, maximum: 36500, example: 365, description: 'Days an entry is kept' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: 36500,
+    example: 365,
+    description: 'Days an entry is kept',
+  })
   @IsInt()
   @Min(1)
   @Max(36500)
@@ -12,7 +18,7 @@ export class SetRetentionPolicyDto {
 export class RetentionPolicyDto {
   @ApiProperty({ example: 'Unit', description: '`*` is the tenant default' }) entityType: string;
   @ApiProperty({ example: 365 }) retentionDays: number;
-  @ApiProperty({ nullable: true }) updatedById: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) updatedById: number | null;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
@@ -32,7 +38,12 @@ export class RetentionPolicyEnvelopeDto {
 
 export class RetentionRunDto {
   @ApiProperty({ example: 120 }) deleted: number;
-  @ApiProperty({ example: { public: 120 }, description: 'Entries removed per schema' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { public: 120 },
+    description: 'Entries removed per schema',
+  })
   schemas: Record<string, number>;
 }
 

@@ -1,4 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ANY_JSON_VALUE, OpenSchema } from '../../common/openapi/schemas';
+import { PageMetaDto } from '../../common/pagination/pagination.dto';
+import { FIELD_TYPES, RELATION_KINDS } from '../content-type.types';
 
 const DEFINITION_EXAMPLE = {
   kind: 'collectionType',
@@ -11,20 +14,52 @@ const DEFINITION_EXAMPLE = {
   },
 };
 
+export class ContentTypeInfoDto {
+  @ApiProperty({ example: 'turbine' }) singularName: string;
+  @ApiProperty({ example: 'turbines' }) pluralName: string;
+  @ApiProperty({ example: 'Turbines' }) displayName: string;
+  @ApiPropertyOptional() description?: string;
+}
+
+export class ContentTypeOptionsDto {
+  @ApiPropertyOptional({ description: 'Records are drafts until published' }) draftAndPublish?: boolean;
+}
+
+/** One attribute of a content type (docs/custom-tables.md lists which options each type takes). */
+export class AttributeDefinitionDto {
+  @ApiProperty({ enum: FIELD_TYPES }) type: string;
+  @ApiPropertyOptional() required?: boolean;
+  @ApiPropertyOptional() unique?: boolean;
+  @ApiPropertyOptional({ description: 'Left out of answers' }) private?: boolean;
+  @ApiPropertyOptional({ ...ANY_JSON_VALUE, description: 'Value of a record that does not give one' })
+  default?: unknown;
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 }) minLength?: number;
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 }) maxLength?: number;
+  @ApiPropertyOptional({ description: 'Pattern a text value must match' }) regex?: string;
+  @ApiPropertyOptional() min?: number;
+  @ApiPropertyOptional() max?: number;
+  @ApiPropertyOptional({ type: [String], description: 'Values of an enumeration' }) enum?: string[];
+  @ApiPropertyOptional({ enum: RELATION_KINDS }) relation?: string;
+  @ApiPropertyOptional({ description: 'Collection a relation points to' }) target?: string;
+  @ApiPropertyOptional({ description: 'A media field holding several files' }) multiple?: boolean;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: ['images', 'files'] } })
+  allowedTypes?: string[];
+}
+
 /** A content type definition (schema for Swagger; the shape is checked by the service). */
+@ApiExtraModels(AttributeDefinitionDto)
 export class ContentTypeDefinitionDto {
   @ApiProperty({ enum: ['collectionType'], required: false }) kind?: string;
   @ApiProperty({ pattern: '^[a-z][a-z0-9_]{0,39}$', example: 'turbines' }) collectionName: string;
-  @ApiProperty({ required: false, example: DEFINITION_EXAMPLE.info }) info?: Record<string, string>;
-  @ApiProperty({ required: false, example: DEFINITION_EXAMPLE.options }) options?: {
-    draftAndPublish?: boolean;
-  };
+  @ApiProperty({ type: ContentTypeInfoDto, required: false }) info?: ContentTypeInfoDto;
+  @ApiProperty({ type: ContentTypeOptionsDto, required: false }) options?: ContentTypeOptionsDto;
   @ApiProperty({
-    description:
-      'Attribute name to field definition (type, required, unique, private, default, minLength, maxLength, regex, min, max, enum, relation, target, multiple, allowedTypes)',
+    type: 'object',
+    additionalProperties: { $ref: getSchemaPath(AttributeDefinitionDto) },
+    description: 'Attribute name to field definition',
     example: DEFINITION_EXAMPLE.attributes,
   })
-  attributes: Record<string, Record<string, unknown>>;
+  attributes: Record<string, AttributeDefinitionDto>;
 }
 
 export class ContentTypeEnvelopeDto {
@@ -57,6 +92,8 @@ export class SyncReportDto {
 
 export class OpenApiFragmentDto {
   @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
     description: "OpenAPI 3 document of the type's record endpoints",
     example: { openapi: '3.0.3', paths: {} },
   })
@@ -72,30 +109,39 @@ const RECORD_EXAMPLE = {
   updatedById: 1,
 };
 
+/** A custom-table record: its system fields, and its attributes (private ones left out) beside them. */
+@OpenSchema()
+export class CmsRecordDto {
+  @ApiProperty({ type: 'integer', example: 1 }) id: number;
+  @ApiPropertyOptional({ type: String, format: 'date-time' }) createdAt?: string;
+  @ApiPropertyOptional({ type: String, format: 'date-time' }) updatedAt?: string;
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) createdById?: number | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) updatedById?: number | null;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Types with draftAndPublish',
+  })
+  publishedAt?: string | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Types with draftAndPublish' })
+  publishedById?: number | null;
+  @ApiPropertyOptional({ enum: ['DRAFT', 'PUBLISHED'], description: 'Types with draftAndPublish' })
+  publicationStatus?: string;
+  [attribute: string]: unknown;
+}
+
 export class CmsRecordEnvelopeDto {
   @ApiProperty({
-    description: 'The record: its attributes (private ones left out) and system fields',
+    type: CmsRecordDto,
+    description: 'The record: its system fields and attributes (private ones left out)',
     example: RECORD_EXAMPLE,
   })
-  data: Record<string, unknown>;
-}
-
-class PaginationDto {
-  @ApiProperty() page: number;
-  @ApiProperty() pageSize: number;
-  @ApiProperty() pageCount: number;
-  @ApiProperty() total: number;
-}
-
-class PageMetaDto {
-  @ApiProperty({ type: PaginationDto }) pagination: PaginationDto;
+  data: CmsRecordDto;
 }
 
 export class CmsRecordPageDto {
-  @ApiProperty({ type: 'array', items: { type: 'object' }, example: [RECORD_EXAMPLE] }) data: Record<
-    string,
-    unknown
-  >[];
+  @ApiProperty({ type: [CmsRecordDto], example: [RECORD_EXAMPLE] }) data: CmsRecordDto[];
   @ApiProperty({ type: PageMetaDto }) meta: PageMetaDto;
 }
 

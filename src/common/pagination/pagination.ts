@@ -7,7 +7,7 @@ export const MAX_PAGE = 1_000_000;
 
 /** `?page=` (1-based) and `?pageSize=` of the list endpoints. */
 export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -15,7 +15,7 @@ export class PageQueryDto {
   @Max(MAX_PAGE)
   page = 1;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

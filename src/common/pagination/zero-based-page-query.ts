@@ -10,7 +10,7 @@ export const MAX_ZERO_BASED_PAGE_SIZE = 500;
  * expect (docs/api-rules.md, Paging). Lists in the 1-based style extend `PageQueryDto`.
  */
 export class ZeroBasedPageQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Page number, 0-based' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0, description: 'Page number, 0-based' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -27,7 +27,13 @@ const FILE_TYPES = new RegExp(
 
 /** `page` (0-based) and `size` (at most 100) of the OCR lists. */
 export class OcrPageQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Page number, 0-based' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 0,
+    description: 'Page number, 0-based',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -35,7 +41,7 @@ export class OcrPageQueryDto {
   @Max(1_000_000)
   page = 0;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -1,3 +1,4 @@
+import { PasswordErrorResponseDto } from '../../common/errors/error-envelope.dto';
 import { Body, Controller, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Route } from '../../access/route.decorator';
@@ -96,7 +97,7 @@ export class AuthController {
     response: EnvelopeBResponseDto,
     status: 200,
     answers: {
-      400: { description: 'Email is required', type: EnvelopeBResponseDto },
+      400: { description: 'Email is required or invalid', type: PasswordErrorResponseDto },
       429: 'RATE_LIMITED per address, with Retry-After',
     },
   })
@@ -112,7 +113,7 @@ export class AuthController {
     response: EnvelopeBResponseDto,
     status: 200,
     answers: {
-      400: { description: '{ success: false, message }', type: EnvelopeBResponseDto },
+      400: { description: '{ success: false, message }', type: PasswordErrorResponseDto },
       503: 'BUSY: too many password hashes waiting, with Retry-After',
       429: 'RATE_LIMITED per address, with Retry-After',
     },

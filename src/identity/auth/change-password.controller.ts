@@ -1,3 +1,4 @@
+import { PasswordErrorResponseDto } from '../../common/errors/error-envelope.dto';
 import { Body, Controller } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { Route } from '../../access/route.decorator';
@@ -16,7 +17,7 @@ export class ChangePasswordController {
     summary: 'Change the own password; logs out every session',
     response: EnvelopeBResponseDto,
     status: 200,
-    answers: { 400: { description: '{ success: false, message }', type: EnvelopeBResponseDto } },
+    answers: { 400: { description: '{ success: false, message }', type: PasswordErrorResponseDto } },
   })
   @ApiBody({ type: ChangePasswordDto })
   changePassword(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {

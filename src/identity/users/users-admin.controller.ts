@@ -9,6 +9,7 @@ import {
   CreateUserDto,
   GrantSandboxesDto,
   UpdateUserDto,
+  UserDto,
   UserEnvelopeDto,
   UserQueryDto,
   UserSandboxesDto,
@@ -16,6 +17,7 @@ import {
 import { UserAccessService } from './user-access.service';
 import { UsersAdminService } from './users-admin.service';
 import { IdParam } from '../../common/validation/id-param.pipe';
+import { PageOf } from '../../records/record-envelopes';
 
 @ApiTags('Administration: users')
 @Controller('api/admin/users')
@@ -28,7 +30,7 @@ export class UsersAdminController {
   @Route('GET', '', {
     summary: 'List users (paged; below ADMIN only the own company)',
     permissions: ['users:read'],
-    responseDescription: '{ data: User[], meta: { pagination } }',
+    response: PageOf(UserDto),
   })
   list(@CurrentPrincipal() principal: Principal, @Query() query: UserQueryDto) {
     return this.users.list(principal, query);

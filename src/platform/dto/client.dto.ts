@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsEmail,
@@ -63,14 +63,14 @@ export class CreateClientDto {
   @MaxLength(254)
   contactEmail: string;
 
-  @ApiPropertyOptional({ minimum: 1, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 50 })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(1_000_000)
   maxUsers?: number;
 
-  @ApiPropertyOptional({ minimum: 0, default: 3 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 1000, default: 3 })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -113,14 +113,14 @@ export class UpdateClientDto {
   @MaxLength(254)
   contactEmail?: string;
 
-  @ApiPropertyOptional({ minimum: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000 })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(1_000_000)
   maxUsers?: number;
 
-  @ApiPropertyOptional({ minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 1000 })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -155,11 +155,12 @@ export class MigrationStatusEntryDto {
   @ApiProperty({ type: [String] }) pendingVersions: string[];
 }
 
+@ApiExtraModels(MigrationStatusEntryDto)
 export class MigrationStatusDto {
   @ApiProperty({
     description: 'Keyed by client identifier',
     type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/MigrationStatusEntryDto' },
+    additionalProperties: { $ref: getSchemaPath(MigrationStatusEntryDto) },
   })
   data: Record<string, MigrationStatusEntryDto>;
   @ApiProperty() totalClients: number;

@@ -112,7 +112,7 @@ export class IdentityProviderFieldsDto {
   @MaxLength(2000)
   ssoUrl?: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ nullable: true, type: String })
   @IsOptional()
   @Matches(URL_RULE, URL_MESSAGE)
   @MaxLength(2000)
@@ -167,13 +167,18 @@ export class IdentityProviderFieldsDto {
   @IsBoolean()
   jitEnabled?: boolean;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Role of JIT-created users (default Viewer)' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: 'integer',
+    minimum: 1,
+    description: 'Role of JIT-created users (default Viewer)',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   jitDefaultRoleId?: number | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ nullable: true, type: 'integer', minimum: 1 })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -184,19 +189,32 @@ export class IdentityProviderFieldsDto {
   @IsBoolean()
   autoLinkByEmail?: boolean;
 
-  @ApiPropertyOptional({ example: 'acme.com, acme.de', description: 'Comma- or space-separated domains' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2000,
+    example: 'acme.com, acme.de',
+    description: 'Comma- or space-separated domains',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
   allowedDomains?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Company of JIT-created users' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: 'integer',
+    minimum: 1,
+    description: 'Company of JIT-created users',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   companyId?: number | null;
 
   @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
     example: { email: 'email', firstName: 'given_name', lastName: 'family_name' },
     description: 'Keys email, firstName, lastName, displayName, phoneNumber → IdP claim/attribute name',
   })
@@ -252,7 +270,10 @@ export class IdentityProviderViewDto {
   @ApiProperty() autoLinkByEmail: boolean;
   @ApiPropertyOptional({ nullable: true, type: String }) allowedDomains: string | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) companyId: number | null;
-  @ApiProperty({ type: Object }) attributeMapping: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) attributeMapping: Record<
+    string,
+    string
+  >;
   @ApiProperty({ description: 'OAuth2/OIDC redirect URI to register at the IdP' }) callbackUrl: string;
   @ApiPropertyOptional({ nullable: true, type: Date }) lastTestedAt: Date | null;
   @ApiPropertyOptional({ nullable: true, type: String }) lastTestStatus: string | null;

@@ -1,3 +1,4 @@
+import { SandboxSummaryDto } from '../../identity';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { PROVIDER_TYPES } from '../entities/identity-provider.entity';
@@ -99,7 +100,8 @@ export class SsoLoginResponseDto {
   @ApiProperty() jwt: string;
   @ApiProperty() refreshToken: string;
   @ApiProperty({ type: SsoUserDto }) user: SsoUserDto;
-  @ApiProperty({ type: Object, description: 'The sandbox (production: slug main)' }) sandbox: object;
+  @ApiProperty({ type: SandboxSummaryDto, description: 'The sandbox (production: slug main)' })
+  sandbox: SandboxSummaryDto;
 }
 
 class LogoutUrlDto {

@@ -5,7 +5,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 export const DELIVERY_STATUSES = ['PENDING', 'RETRYING', 'SUCCESS', 'FAILED'] as const;
 
 export class DeliveryQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

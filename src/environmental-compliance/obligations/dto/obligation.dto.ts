@@ -57,7 +57,7 @@ export class ObligationQueryDto extends SortedPageQuery(columnsOf(ComplianceObli
 export class ObligationPageQueryDto extends PageQueryDto {}
 
 export class UpcomingObligationsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 3650, default: 30 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 3650, default: 30 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -70,7 +70,7 @@ export class PermitQueryDto extends SortedPageQuery(columnsOf(EnvironmentalPermi
 }
 
 export class ExpiringPermitsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 3650, default: 90 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 3650, default: 90 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -79,7 +79,13 @@ export class CreatedApiTokenDto extends ApiTokenDto {
 
 export class CreatedApiTokenEnvelopeDto {
   @ApiProperty({ type: CreatedApiTokenDto }) data: CreatedApiTokenDto;
-  @ApiProperty({ example: { message: 'Save this token now: it is not shown again' } }) meta: {
+  @ApiProperty({
+    type: 'object',
+    properties: { message: { type: 'string' } },
+    required: ['message'],
+    example: { message: 'Save this token now: it is not shown again' },
+  })
+  meta: {
     message: string;
   };
 }

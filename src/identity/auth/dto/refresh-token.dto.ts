@@ -15,5 +15,11 @@ export class RefreshResponseDto {
 }
 
 export class LogoutResponseDto {
-  @ApiProperty({ example: { loggedOut: true } }) data: { loggedOut: boolean };
+  @ApiProperty({
+    type: 'object',
+    properties: { loggedOut: { type: 'boolean' } },
+    required: ['loggedOut'],
+    example: { loggedOut: true },
+  })
+  data: { loggedOut: boolean };
 }

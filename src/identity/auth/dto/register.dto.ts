@@ -34,10 +34,21 @@ export class RegisteredUserDto {
 
 export class RegisterResponseDto {
   @ApiProperty({ type: RegisteredUserDto }) data: RegisteredUserDto;
-  @ApiProperty({ example: { message: 'Check your e-mail to confirm your address' } })
+  @ApiProperty({
+    type: 'object',
+    properties: { message: { type: 'string' } },
+    required: ['message'],
+    example: { message: 'Check your e-mail to confirm your address' },
+  })
   meta: { message: string };
 }
 
 export class EmailConfirmationResponseDto {
-  @ApiProperty({ example: { confirmed: true } }) data: { confirmed: boolean };
+  @ApiProperty({
+    type: 'object',
+    properties: { confirmed: { type: 'boolean' } },
+    required: ['confirmed'],
+    example: { confirmed: true },
+  })
+  data: { confirmed: boolean };
 }

@@ -130,5 +130,11 @@ export class UserEnvelopeDto {
 }
 
 export class UserSandboxesDto {
-  @ApiProperty({ example: { userId: 4, sandboxIds: [1, 2] } }) data: { userId: number; sandboxIds: number[] };
+  @ApiProperty({
+    type: 'object',
+    properties: { userId: { type: 'integer' }, sandboxIds: { type: 'array', items: { type: 'integer' } } },
+    required: ['userId', 'sandboxIds'],
+    example: { userId: 4, sandboxIds: [1, 2] },
+  })
+  data: { userId: number; sandboxIds: number[] };
 }

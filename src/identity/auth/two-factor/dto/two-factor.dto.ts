@@ -51,5 +51,11 @@ export class TwoFactorEnrolmentDto {
 }
 
 export class TwoFactorStateDto {
-  @ApiProperty({ example: { enabled: true } }) data: { enabled: boolean };
+  @ApiProperty({
+    type: 'object',
+    properties: { enabled: { type: 'boolean' } },
+    required: ['enabled'],
+    example: { enabled: true },
+  })
+  data: { enabled: boolean };
 }
