@@ -1,10 +1,12 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 
-/** Any JSON value, null included (an audit entry's old and new values). */
+/**
+ * Any JSON value, null included (an audit entry's old and new values). OpenAPI 3.0 ignores
+ * `nullable` beside no `type`, so null rides on one of the alternatives.
+ */
 export const ANY_JSON_VALUE: ApiPropertyOptions = {
-  nullable: true,
-  oneOf: [
-    { type: 'string' },
+  anyOf: [
+    { type: 'string', nullable: true },
     { type: 'number' },
     { type: 'boolean' },
     { type: 'object', additionalProperties: true },
