@@ -3,8 +3,8 @@
  * one), page through the units, create and complete an outage, create a content type and a record
  * in it, and tell an error by its `code`.
  *
- *   API_URL=http://localhost:3000 API_CLIENT=acme API_IDENTIFIER=admin@acme.test API_PASSWORD=... \
- *     npx tsx clients/typescript/example.ts
+ * Run it with a TypeScript runner (tsx, ts-node) and API_URL, API_CLIENT, API_IDENTIFIER and
+ * API_PASSWORD set; its `main` is what the end-to-end test runs.
  */
 import { createClient, type ApiClient, type Schemas } from './index';
 
