@@ -67,6 +67,7 @@ export function setupSwagger(app: INestApplication) {
         'Multi-tenant API. Choose the client with `X-Client-ID` (or subdomain / custom domain) and the sandbox with `X-Tenant-ID`.',
       )
       .setVersion('1.0')
+      .addServer('/', 'The server that serves this document')
       .addBearerAuth({
         type: 'http',
         scheme: 'bearer',

@@ -1209,7 +1209,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload files into a company's folder */
+        /**
+         * Upload files into a company's folder
+         * @description Multipart form: one or more `files` parts; answers the stored file records.
+         *
+         *     Access: a bearer credential with permission `documents:create`.
+         */
         post: operations["uploadUpload"];
         delete?: never;
         options?: never;
@@ -1226,7 +1231,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload several files into a company's folder */
+        /**
+         * Upload several files into a company's folder
+         * @description Same as the single upload, under the path older clients use.
+         *
+         *     Access: a bearer credential with permission `documents:create`.
+         */
         post: operations["uploadMultiple"];
         delete?: never;
         options?: never;
@@ -1243,7 +1253,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload files and attach them to a record field (ref, refId, field) */
+        /**
+         * Upload files and attach them to a record field (ref, refId, field)
+         * @description The files are stored, then linked to the media field `field` of record `refId` of `ref`.
+         *
+         *     Access: a bearer credential with permission `documents:create`.
+         */
         post: operations["uploadLink"];
         delete?: never;
         options?: never;
@@ -1258,7 +1273,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An uploaded file record */
+        /**
+         * An uploaded file record
+         * @description Name, size, type and place of a file of the caller's company (404 otherwise).
+         *
+         *     Access: a bearer credential with permission `documents:read`.
+         */
         get: operations["filesGet"];
         put?: never;
         post?: never;
@@ -1275,7 +1295,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The bytes of an uploaded file */
+        /**
+         * The bytes of an uploaded file
+         * @description The stored bytes as an attachment, with the content type detected at upload (e.g. `image/png`, `application/pdf`).
+         *
+         *     Access: a bearer credential with permission `documents:read`.
+         */
         get: operations["filesContent"];
         put?: never;
         post?: never;
@@ -3916,7 +3941,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start an SSO login in the browser: 302 to the IdP (provider id or name) */
+        /**
+         * Start an SSO login in the browser: 302 to the IdP (provider id or name)
+         * @description Earlier path of `POST /auth/sso/authorize` for browsers: redirects to the provider.
+         *
+         *     Access: public, no credential.
+         */
         get: operations["legacySsoLogin"];
         put?: never;
         post?: never;
@@ -4173,7 +4203,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Kubernetes liveness: the process answers */
+        /**
+         * Kubernetes liveness: the process answers
+         * @description Answers as soon as the process runs, whatever its dependencies.
+         */
         get: operations["healthLiveness"];
         put?: never;
         post?: never;
@@ -5510,7 +5543,6 @@ export interface components {
             /** @example 20 */
             size: number;
         };
-        Object: Record<string, never>;
         DocumentAnalysisDetailDto: {
             /** @example 42 */
             id: number;
@@ -6434,10 +6466,10 @@ export interface components {
              */
             identifier: string;
             /**
-             * @description Display name (alias of companyName)
+             * @description Display name; may be left out only when its alias companyName is given
              * @example Acme Energy
              */
-            name?: string;
+            name: string;
             /** @description Display name */
             companyName?: string;
             /** @example acme */
@@ -6836,9 +6868,34 @@ export interface components {
         IdentityProviderListDto: {
             data: components["schemas"]["IdentityProviderViewDto"][];
         };
+        ProviderPresetDto: {
+            /** @example MICROSOFT_ENTRA_ID */
+            key: string;
+            /** @example Microsoft Entra ID (Azure AD) */
+            label: string;
+            /** @enum {string} */
+            providerType: "OIDC" | "SAML";
+            /** @description Discovery document address; `{placeholders}` are to be replaced */
+            discoveryUri?: string;
+            authorizationUri?: string;
+            tokenUri?: string;
+            userInfoUri?: string;
+            /** @example openid profile email */
+            scopes: string;
+            attributeMapping: {
+                [key: string]: string;
+            };
+            /** @description Fields to give when creating a provider from the preset */
+            requiredFields: string[];
+            /** @description Placeholder → meaning */
+            placeholders: {
+                [key: string]: string;
+            };
+            documentation: string;
+        };
         PresetListDto: {
             /** @description Preset templates for well-known providers */
-            data: Record<string, never>[];
+            data: components["schemas"]["ProviderPresetDto"][];
         };
         DiscoverDto: {
             discoveryUri?: string;
@@ -7273,6 +7330,48 @@ export interface components {
         };
         AiHealthEnvelopeDto: {
             data: components["schemas"]["AiHealthDto"];
+        };
+        HealthReportDto: {
+            /** @enum {string} */
+            status: "ok" | "error" | "shutting_down";
+            /** @description Component name (database, broker, cache, storage, ocr, timeseries, client:<identifier>) → state */
+            info?: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "up" | "down";
+                    message?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description Component name (database, broker, cache, storage, ocr, timeseries, client:<identifier>) → state */
+            error?: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "up" | "down";
+                    message?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description Component name (database, broker, cache, storage, ocr, timeseries, client:<identifier>) → state */
+            details?: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "up" | "down";
+                    message?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description Feature flags (full report only) */
+            features?: {
+                [key: string]: boolean;
+            };
+        };
+        LivenessDto: {
+            /** @enum {string} */
+            status: "ok";
         };
     };
     responses: never;
@@ -9475,6 +9574,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description INVALID_TRANSITION: the outage is not ACTIVE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
             413: {
                 headers: {
@@ -9930,6 +10038,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description CONFLICT: permitNumber taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
             413: {
                 headers: {
@@ -10107,6 +10224,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description CONFLICT: permitNumber taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
             413: {
                 headers: {
@@ -10190,6 +10316,15 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description CONFLICT: the permit has obligations */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10997,6 +11132,15 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description CONFLICT: the obligation has submissions */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11884,6 +12028,15 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description INVALID_TRANSITION: the submission is not DRAFT or REVISION_REQUIRED */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13970,7 +14123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description VALIDATION_ERROR (a body, query or path value fails its rule; `details` lists them) or BAD_REQUEST */
@@ -14895,7 +15048,7 @@ export interface operations {
     documentAnalysisDetail: {
         parameters: {
             query?: {
-                includeFullText?: components["schemas"]["Object"];
+                includeFullText?: boolean;
             };
             header?: {
                 /** @description Client identifier */
@@ -15165,7 +15318,7 @@ export interface operations {
     documentSearchGet: {
         parameters: {
             query?: {
-                includeFullText?: components["schemas"]["Object"];
+                includeFullText?: boolean;
             };
             header?: {
                 /** @description Client identifier */
@@ -15538,7 +15691,7 @@ export interface operations {
     documentsAdminGet: {
         parameters: {
             query?: {
-                includeFullText?: components["schemas"]["Object"];
+                includeFullText?: boolean;
             };
             header?: {
                 /** @description Client identifier */
@@ -16578,7 +16731,7 @@ export interface operations {
                 /** @description Page number, 0-based */
                 page?: number;
                 /** @description Entries per page */
-                size?: components["schemas"]["Object"];
+                size?: number;
             };
             header?: {
                 /** @description Client identifier */
@@ -16666,7 +16819,7 @@ export interface operations {
                 /** @description Page number, 0-based */
                 page?: number;
                 /** @description Entries per page */
-                size?: components["schemas"]["Object"];
+                size?: number;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
                 startDate?: string;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
@@ -16757,7 +16910,7 @@ export interface operations {
                 /** @description Page number, 0-based */
                 page?: number;
                 /** @description Entries per page */
-                size?: components["schemas"]["Object"];
+                size?: number;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
                 startDate?: string;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
@@ -16848,7 +17001,7 @@ export interface operations {
                 /** @description Page number, 0-based */
                 page?: number;
                 /** @description Entries per page */
-                size?: components["schemas"]["Object"];
+                size?: number;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
                 startDate?: string;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
@@ -16939,7 +17092,7 @@ export interface operations {
                 /** @description Page number, 0-based */
                 page?: number;
                 /** @description Entries per page */
-                size?: components["schemas"]["Object"];
+                size?: number;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
                 startDate: string;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
@@ -17019,7 +17172,7 @@ export interface operations {
                 /** @description Page number, 0-based */
                 page?: number;
                 /** @description Entries per page */
-                size?: components["schemas"]["Object"];
+                size?: number;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
                 startDate?: string;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
@@ -17099,7 +17252,7 @@ export interface operations {
                 /** @description Page number, 0-based */
                 page?: number;
                 /** @description Entries per page */
-                size?: components["schemas"]["Object"];
+                size?: number;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
                 startDate?: string;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
@@ -17183,7 +17336,7 @@ export interface operations {
                 /** @description Page number, 0-based */
                 page?: number;
                 /** @description Entries per page */
-                size?: components["schemas"]["Object"];
+                size?: number;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
                 startDate?: string;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
@@ -17265,7 +17418,7 @@ export interface operations {
                 /** @description Page number, 0-based */
                 page?: number;
                 /** @description Entries per page */
-                size?: components["schemas"]["Object"];
+                size?: number;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
                 startDate?: string;
                 /** @description ISO date (`2026-01-31`, a whole UTC day when used as endDate) or date-time */
@@ -25739,14 +25892,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HealthReportDto"];
+                };
             };
             /** @description A component is down */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HealthReportDto"];
+                };
             };
         };
     };
@@ -25764,11 +25921,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The process runs */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LivenessDto"];
+                };
             };
         };
     };
@@ -25786,11 +25946,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Ready */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HealthReportDto"];
+                };
+            };
+            /** @description Master database away, or shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthReportDto"];
+                };
             };
         };
     };

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Authenticated, CurrentPrincipal } from '../access/access-rules';
 import type { Principal } from '../access/principal';
@@ -16,7 +16,11 @@ export class FilesController {
 
   @Get(':id')
   @Authenticated({ permissions: ['documents:read'] })
-  @ApiOperation({ summary: 'An uploaded file record' })
+  @ApiOperation({
+    summary: 'An uploaded file record',
+    description:
+      "Name, size, type and place of a file of the caller's company (404 otherwise).\n\nAccess: a bearer credential with permission `documents:read`.",
+  })
   @ApiOkResponse({ type: FileRecordEnvelopeDto })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', IdParam) id: number) {
     return { data: fileView(await this.files.get(principal, id)) };
@@ -24,11 +28,14 @@ export class FilesController {
 
   @Get(':id/content')
   @Authenticated({ permissions: ['documents:read'] })
-  @ApiOperation({ summary: 'The bytes of an uploaded file' })
-  @ApiProduces('application/octet-stream')
+  @ApiOperation({
+    summary: 'The bytes of an uploaded file',
+    description:
+      'The stored bytes as an attachment, with the content type detected at upload (e.g. `image/png`, `application/pdf`).\n\nAccess: a bearer credential with permission `documents:read`.',
+  })
   @ApiOkResponse({
     description: 'The file, with its detected content type',
-    schema: { type: 'string', format: 'binary' },
+    content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
   })
   async content(
     @CurrentPrincipal() principal: Principal,

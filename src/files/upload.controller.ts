@@ -50,7 +50,11 @@ export class UploadController {
 
   @Post()
   @Authenticated({ permissions: ['documents:create'] })
-  @ApiOperation({ summary: "Upload files into a company's folder" })
+  @ApiOperation({
+    summary: "Upload files into a company's folder",
+    description:
+      'Multipart form: one or more `files` parts; answers the stored file records.\n\nAccess: a bearer credential with permission `documents:create`.',
+  })
   @ApiConsumes('multipart/form-data')
   @ApiBody(FILES_BODY)
   @ApiCreatedResponse({ type: [FileRecordDto], description: 'Array of uploaded file records' })
@@ -66,7 +70,11 @@ export class UploadController {
 
   @Post('multiple')
   @Authenticated({ permissions: ['documents:create'] })
-  @ApiOperation({ summary: "Upload several files into a company's folder" })
+  @ApiOperation({
+    summary: "Upload several files into a company's folder",
+    description:
+      'Same as the single upload, under the path older clients use.\n\nAccess: a bearer credential with permission `documents:create`.',
+  })
   @ApiConsumes('multipart/form-data')
   @ApiBody(FILES_BODY)
   @ApiCreatedResponse({ type: [FileRecordDto], description: 'Array of uploaded file records' })
@@ -82,7 +90,11 @@ export class UploadController {
 
   @Post('link')
   @Authenticated({ permissions: ['documents:create'] })
-  @ApiOperation({ summary: 'Upload files and attach them to a record field (ref, refId, field)' })
+  @ApiOperation({
+    summary: 'Upload files and attach them to a record field (ref, refId, field)',
+    description:
+      'The files are stored, then linked to the media field `field` of record `refId` of `ref`.\n\nAccess: a bearer credential with permission `documents:create`.',
+  })
   @ApiConsumes('multipart/form-data')
   @ApiBody(LINK_BODY)
   @ApiCreatedResponse({ type: [FileRecordDto], description: 'Array of uploaded file records' })

@@ -6,6 +6,7 @@ import type { Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { Public } from '../access/access-rules';
+import { HealthReportDto, LivenessDto } from './health-report.dto';
 import { BearerAuthenticator } from '../access/bearer-authenticator';
 import { AppConfig } from '../config/app-config';
 import { StoresSettings } from '../config/stores.settings';
@@ -58,8 +59,8 @@ export class HealthController {
     description:
       'Every open client connection is listed too (`client:<identifier>`) for the metrics token or a SUPER_ADMIN credential only.',
   })
-  @ApiOkResponse({ description: 'Everything up' })
-  @ApiServiceUnavailableResponse({ description: 'A component is down' })
+  @ApiOkResponse({ description: 'Everything up', type: HealthReportDto })
+  @ApiServiceUnavailableResponse({ description: 'A component is down', type: HealthReportDto })
   async full(@Headers('authorization') authorization: string | undefined, @Res() res: Response) {
     // A pool being opened for a request is not a failure (state opening); its first query will tell.
     const clientChecks = this.pools
@@ -94,7 +95,11 @@ export class HealthController {
   }
 
   @Get('liveness')
-  @ApiOperation({ summary: 'Kubernetes liveness: the process answers' })
+  @ApiOperation({
+    summary: 'Kubernetes liveness: the process answers',
+    description: 'Answers as soon as the process runs, whatever its dependencies.',
+  })
+  @ApiOkResponse({ description: 'The process runs', type: LivenessDto })
   liveness() {
     return { status: 'ok' };
   }
@@ -106,6 +111,11 @@ export class HealthController {
       'Only what this pod cannot serve without: Redis or a client database being away affects every pod alike, ' +
       'so it is reported by the full health report, not here. Answers 503 from the moment the process is told ' +
       'to stop (SIGTERM) until it exits.',
+  })
+  @ApiOkResponse({ description: 'Ready', type: HealthReportDto })
+  @ApiServiceUnavailableResponse({
+    description: 'Master database away, or shutting down',
+    type: HealthReportDto,
   })
   async readiness(@Res() res: Response) {
     if (this.drain.isDraining) {

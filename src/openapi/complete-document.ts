@@ -49,6 +49,7 @@ const STANDARD: Record<string, { description: string; headers?: ResponseObject['
  */
 export function completeDocument(doc: OpenAPIObject): OpenAPIObject {
   doc.security = [{ [BEARER]: [] }];
+  doc.info.license = { name: 'Proprietary' };
   const used = new Set<string>();
   const ids = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths)) {

@@ -31,6 +31,7 @@ export class OutagesController extends RecordsController(OutagesService, {
   create: CreateOutageDto,
   update: UpdateOutageDto,
   query: OutageQueryDto,
+  conflicts: { update: 'INVALID_TRANSITION: the outage is not ACTIVE' },
   summaries: {
     create: 'Record an outage (ACTIVE, approval PENDING, numbered OUT-…)',
     update: 'Update the given fields of an ACTIVE outage (409 otherwise)',

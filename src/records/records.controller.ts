@@ -33,6 +33,8 @@ export interface RecordsControllerSpec {
   query: Type<unknown>;
   /** Summaries that say more than the default ones. */
   summaries?: Partial<Record<Route, string>>;
+  /** Routes that can answer 409, and when (e.g. `update: 'INVALID_TRANSITION: ...'`). */
+  conflicts?: Partial<Record<Route, string>>;
 }
 
 /**
@@ -71,6 +73,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
     }
 
     @Route('POST', '', {
+      conflict: spec.conflicts?.create,
       summary: summary('create', `Create a ${one}`),
       permissions: [`${resource}:create`],
       response: envelope,
@@ -81,6 +84,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
     }
 
     @Route('PUT', ':id', {
+      conflict: spec.conflicts?.update,
       summary: summary('update', `Update the given fields of a ${one}`),
       permissions: [`${resource}:update`],
       response: envelope,
@@ -92,6 +96,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
     }
 
     @Route('DELETE', ':id', {
+      conflict: spec.conflicts?.remove,
       summary: summary('remove', `Delete a ${one}`),
       permissions: [`${resource}:delete`],
       notFound: true,

@@ -30,7 +30,11 @@ export class LegacySsoController {
 
   @Get('login/:provider')
   @Public()
-  @ApiOperation({ summary: 'Start an SSO login in the browser: 302 to the IdP (provider id or name)' })
+  @ApiOperation({
+    summary: 'Start an SSO login in the browser: 302 to the IdP (provider id or name)',
+    description:
+      'Earlier path of `POST /auth/sso/authorize` for browsers: redirects to the provider.\n\nAccess: public, no credential.',
+  })
   @ApiQuery({ name: 'redirectUri', required: false })
   @ApiFoundResponse({ description: 'To the identity provider' })
   async login(

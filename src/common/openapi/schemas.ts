@@ -1,11 +1,8 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 
-/**
- * Any JSON value, null included (an audit entry's old and new values). OpenAPI 3.0 ignores
- * `nullable` beside no `type`, so null rides on one of the alternatives.
- */
+/** Any JSON value, null included (an audit entry's old and new values). */
 export const ANY_JSON_VALUE: ApiPropertyOptions = {
-  anyOf: [
+  oneOf: [
     { type: 'string', nullable: true },
     { type: 'number' },
     { type: 'boolean' },

@@ -18,6 +18,7 @@ export class ZeroBasedPageQueryDto {
   page = 0;
 
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 1,
     maximum: MAX_ZERO_BASED_PAGE_SIZE,
     default: 50,

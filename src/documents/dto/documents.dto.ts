@@ -66,7 +66,7 @@ export class AnalysisListQueryDto extends OcrPageQueryDto {
 }
 
 export class FullTextQueryDto {
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ type: Boolean, default: false })
   @IsOptional()
   @Transform(toBoolean)
   @IsBoolean()

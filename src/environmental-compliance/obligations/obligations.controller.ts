@@ -26,6 +26,7 @@ export class ObligationsController extends RecordsController(ObligationsService,
   create: CreateObligationDto,
   update: UpdateObligationDto,
   query: ObligationQueryDto,
+  conflicts: { remove: 'CONFLICT: the obligation has submissions' },
   summaries: { remove: 'Delete an obligation without submissions (409 CONFLICT while it has some)' },
 }) {
   @Route('GET', 'count', {

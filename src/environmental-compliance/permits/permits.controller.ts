@@ -25,6 +25,11 @@ export class PermitsController extends RecordsController(PermitsService, {
   create: CreatePermitDto,
   update: UpdatePermitDto,
   query: PermitQueryDto,
+  conflicts: {
+    create: 'CONFLICT: permitNumber taken',
+    update: 'CONFLICT: permitNumber taken',
+    remove: 'CONFLICT: the permit has obligations',
+  },
   summaries: {
     create: 'Create a permit (permitNumber unique: 409 CONFLICT otherwise)',
     remove: 'Delete a permit without obligations (409 CONFLICT while it has some)',

@@ -37,6 +37,7 @@ export class SubmissionsController extends RecordsController(SubmissionsService,
   create: CreateSubmissionDto,
   update: UpdateSubmissionDto,
   query: SubmissionQueryDto,
+  conflicts: { update: 'INVALID_TRANSITION: the submission is not DRAFT or REVISION_REQUIRED' },
   summaries: {
     create: 'Create a submission (DRAFT)',
     update: 'Update the given fields of a DRAFT or REVISION_REQUIRED submission (409 otherwise)',

@@ -30,7 +30,10 @@ export class CreateClientDto {
   @NotEquals('master', { message: 'identifier "master" is reserved' })
   identifier: string;
 
-  @ApiPropertyOptional({ description: 'Display name (alias of companyName)', example: 'Acme Energy' })
+  @ApiProperty({
+    description: 'Display name; may be left out only when its alias companyName is given',
+    example: 'Acme Energy',
+  })
   @ValidateIf((o: CreateClientDto) => o.companyName === undefined)
   @IsString()
   @IsNotEmpty()

@@ -316,7 +316,32 @@ export class TestResultEnvelopeDto {
   @ApiProperty({ type: TestResultDto }) data: TestResultDto;
 }
 
+export class ProviderPresetDto {
+  @ApiProperty({ example: 'MICROSOFT_ENTRA_ID' }) key: string;
+  @ApiProperty({ example: 'Microsoft Entra ID (Azure AD)' }) label: string;
+  @ApiProperty({ enum: ['OIDC', 'SAML'] }) providerType: string;
+  @ApiPropertyOptional({ description: 'Discovery document address; `{placeholders}` are to be replaced' })
+  discoveryUri?: string;
+  @ApiPropertyOptional() authorizationUri?: string;
+  @ApiPropertyOptional() tokenUri?: string;
+  @ApiPropertyOptional() userInfoUri?: string;
+  @ApiProperty({ example: 'openid profile email' }) scopes: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) attributeMapping: Record<
+    string,
+    string
+  >;
+  @ApiProperty({ type: [String], description: 'Fields to give when creating a provider from the preset' })
+  requiredFields: string[];
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Placeholder → meaning',
+  })
+  placeholders: Record<string, string>;
+  @ApiProperty() documentation: string;
+}
+
 export class PresetListDto {
-  @ApiProperty({ type: [Object], description: 'Preset templates for well-known providers' })
-  data: object[];
+  @ApiProperty({ type: [ProviderPresetDto], description: 'Preset templates for well-known providers' })
+  data: ProviderPresetDto[];
 }
