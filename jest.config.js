@@ -25,6 +25,7 @@ module.exports = {
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/contract/fail-on-violations.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],

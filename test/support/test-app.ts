@@ -7,6 +7,7 @@ import { createApp } from '../../src/app.factory';
 import { parseDatabaseUrl, withAdminConnection } from '../../src/database/data-source-factory';
 import { codeFromMail, SmtpSink } from './smtp-sink';
 import { StartupMigrations } from '../../src/platform/startup-migrations';
+import { checkedInContract, checkResponses } from './contract/contract-hook';
 import { ADMIN_URL, databaseUrl, REDIS_URL, runPrefix, templateDatabase } from './test-env';
 
 export const SUPER_ADMIN = { email: 'root@platform.test', password: 'Sup3r-secret-pass' };
@@ -61,6 +62,8 @@ export async function bootApp(
     ...options.env,
   };
   const app = await createApp(env);
+  // Every answer of the app is checked against the checked-in openapi.json (see contract/).
+  checkResponses(app.getHttpServer(), await checkedInContract());
   await app.listen(0, '127.0.0.1');
   // A replica booted on an existing deployment checks its clients in the background; tests start
   // once that first pass is over (unless they test it), as a rolled-out pod turns ready.

@@ -1,9 +1,9 @@
 import { PasswordErrorResponseDto } from '../../common/errors/error-envelope.dto';
 import { Body, Controller, Query, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Route } from '../../access/route.decorator';
 import { AuthService } from './auth.service';
-import { LoginDto, LoginResponseDto } from './dto/login.dto';
+import { LoginDto, LoginTokensDto, TwoFactorChallengeDto } from './dto/login.dto';
 import { ForgotPasswordDto } from './dto/password.dto';
 import { LogoutResponseDto, RefreshResponseDto, RefreshTokenDto } from './dto/refresh-token.dto';
 import { EmailConfirmationResponseDto, RegisterDto, RegisterResponseDto } from './dto/register.dto';
@@ -23,10 +23,17 @@ export class AuthController {
     private readonly registration: RegistrationService,
   ) {}
 
+  // Declared above @Route so that it replaces the single-DTO 200 answer with the union.
+  @ApiExtraModels(LoginTokensDto, TwoFactorChallengeDto)
+  @ApiOkResponse({
+    description: 'The tokens, or the two-factor challenge when the account has a second factor',
+    schema: {
+      oneOf: [{ $ref: getSchemaPath(LoginTokensDto) }, { $ref: getSchemaPath(TwoFactorChallengeDto) }],
+    },
+  })
   @Route('POST', 'local', {
     summary: 'Log in with identifier (e-mail or username) and password (5 per minute)',
     public: true,
-    response: LoginResponseDto,
     status: 200,
     answers: {
       401: 'INVALID_CREDENTIALS',

@@ -39,13 +39,18 @@ export class SandboxSummaryDto {
   @ApiProperty() isMain: boolean;
 }
 
-export class LoginResponseDto {
-  @ApiPropertyOptional({ description: 'Access token (24 h)' }) jwt?: string;
-  @ApiPropertyOptional({ description: 'Refresh token (7 days, rotates on use)' }) refreshToken?: string;
-  @ApiPropertyOptional({ type: LoginUserDto }) user?: LoginUserDto;
-  @ApiPropertyOptional({ type: SandboxSummaryDto }) sandbox?: SandboxSummaryDto;
-  @ApiPropertyOptional({ description: 'Present (true) when a second factor is needed' })
-  requires2FA?: boolean;
-  @ApiPropertyOptional({ description: 'Short-lived, single-use token for /auth/2fa/authenticate' })
-  tempToken?: string;
+/** The answer of a completed login: tokens, the user and the sandbox. */
+export class LoginTokensDto {
+  @ApiProperty({ description: 'Access token (24 h)' }) jwt: string;
+  @ApiProperty({ description: 'Refresh token (7 days, rotates on use)' }) refreshToken: string;
+  @ApiProperty({ type: LoginUserDto }) user: LoginUserDto;
+  @ApiProperty({ type: SandboxSummaryDto }) sandbox: SandboxSummaryDto;
+}
+
+/** The answer of a right password on an account with two-factor authentication on. */
+export class TwoFactorChallengeDto {
+  @ApiProperty({ enum: [true], description: 'A second factor is needed: /auth/2fa/authenticate' })
+  requires2FA: true;
+  @ApiProperty({ description: 'Short-lived, single-use token for /auth/2fa/authenticate' })
+  tempToken: string;
 }

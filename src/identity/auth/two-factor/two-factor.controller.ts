@@ -2,7 +2,7 @@ import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Route } from '../../../access/route.decorator';
 import { CurrentPrincipal } from '../../../access/access-rules';
-import { LoginResponseDto } from '../dto/login.dto';
+import { LoginTokensDto } from '../dto/login.dto';
 import { Principal } from '../../../access/principal';
 import {
   TwoFactorAuthenticateDto,
@@ -49,7 +49,7 @@ export class TwoFactorController {
   @Route('POST', 'authenticate', {
     summary: 'Complete a password login with a TOTP code (5 per minute)',
     public: true,
-    response: LoginResponseDto,
+    response: LoginTokensDto,
     status: 200,
     answers: { 429: 'RATE_LIMITED, with Retry-After' },
   })
@@ -60,7 +60,7 @@ export class TwoFactorController {
   @Route('POST', 'recover', {
     summary: 'Complete a password login with a single-use recovery code',
     public: true,
-    response: LoginResponseDto,
+    response: LoginTokensDto,
     status: 200,
     answers: { 429: 'RATE_LIMITED, with Retry-After' },
   })
