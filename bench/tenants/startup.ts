@@ -6,7 +6,6 @@ import { CLIENT_MIGRATIONS } from '../../migrations/client';
 import { migrationName } from '../../src/database/migration-runner';
 import { clientDatabase } from '../../test/support/pg';
 import { undoNewestClientMigration } from '../../test/support/undo-migration';
-import { databaseUrl } from '../../test/support/test-env';
 import { SmtpSink } from '../../test/support/smtp-sink';
 import { bootApp, SUPER_ADMIN } from '../../test/support/test-app';
 import { fmt, withBenchRun } from '../bench-env';

@@ -908,8 +908,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the content types of this schema
-         * @description List the content types of this schema.
+         * List the content types of this schema whose records the caller may read
+         * @description List the content types of this schema whose records the caller may read.
          *
          *     Access: a bearer credential with permission `content_types:read`.
          */
@@ -936,8 +936,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Count the content types
-         * @description Count the content types.
+         * Count the content types whose records the caller may read
+         * @description Count the content types whose records the caller may read.
          *
          *     Access: a bearer credential with permission `content_types:read`.
          */
@@ -959,14 +959,14 @@ export interface paths {
         };
         /**
          * One content type definition
-         * @description One content type definition.
+         * @description Needs `cms:read` or `cms.<collectionName>:read` as well (403 otherwise).
          *
          *     Access: a bearer credential with permission `content_types:read`.
          */
         get: operations["contentTypesGet"];
         /**
          * Replace a definition, altering the table in one transaction (rows kept)
-         * @description Replace a definition, altering the table in one transaction (rows kept).
+         * @description Without `options.companyScoped` the stored scope is kept. Moving a type that has records into or out of company scope needs ADMIN or above (403); into it, `companyId` names the company its records go to (409 without).
          *
          *     Access: a bearer credential with permission `content_types:update`.
          */
@@ -993,7 +993,7 @@ export interface paths {
         };
         /**
          * OpenAPI 3 fragment of one type's record endpoints (for typed SDKs)
-         * @description OpenAPI 3 fragment of one type's record endpoints (for typed SDKs).
+         * @description Needs `cms:read` or `cms.<collectionName>:read` as well (403 otherwise).
          *
          *     Access: a bearer credential with permission `content_types:read`.
          */
@@ -1066,6 +1066,28 @@ export interface paths {
          *     Access: a bearer credential with permission `cms:read`.
          */
         post: operations["cmsRecordsSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/{collectionName}/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count, sum, average, minimum and maximum of the records a filter selects, optionally grouped
+         * @description Count, sum, average, minimum and maximum of the records a filter selects, optionally grouped.
+         *
+         *     Access: a bearer credential with permission `cms:read`.
+         */
+        post: operations["cmsRecordsAggregate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3216,6 +3238,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/database-servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List database servers with their clients and capacity
+         * @description List database servers with their clients and capacity.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        get: operations["databaseServersList"];
+        put?: never;
+        /**
+         * Register a database server
+         * @description The administrative password is stored encrypted. Host, port and login are never answered.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        post: operations["databaseServersCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/database-servers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a database server
+         * @description Get a database server.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        get: operations["databaseServersGet"];
+        /**
+         * Update a database server (only the fields given; its address cannot change)
+         * @description Update a database server (only the fields given; its address cannot change).
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        put: operations["databaseServersUpdate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/database-servers/{id}/drain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Drain a database server: it keeps its clients and takes no new one
+         * @description Drain a database server: it keeps its clients and takes no new one.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        post: operations["databaseServersDrain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/clients/{id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start moving a client's database to another server
+         * @description Answers at once with the job id; GET /api/platform/moves/{jobId} shows its progress. Writes of the client answer 503 CLIENT_MOVING while its database is copied; reads go on.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        post: operations["clientMovesMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/moves/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client move's progress: step, status, failure
+         * @description A client move's progress: step, status, failure.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        get: operations["clientMovesGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandboxes": {
         parameters: {
             query?: never;
@@ -5060,6 +5204,8 @@ export interface components {
         ContentTypeOptionsDto: {
             /** @description Records are drafts until published */
             draftAndPublish?: boolean;
+            /** @description Records belong to a company (default true for a new type; a PUT that leaves it out keeps the stored value) */
+            companyScoped?: boolean;
         };
         ContentTypeDefinitionDto: {
             /** @enum {string} */
@@ -5135,6 +5281,15 @@ export interface components {
              */
             skipped: string[];
         };
+        CmsGroupByDto: {
+            /** @example commissioned */
+            field: string;
+            /**
+             * @description date and datetime fields (UTC)
+             * @enum {string}
+             */
+            interval?: "day" | "week" | "month" | "year";
+        };
         CmsRecordDto: {
             /** @example 1 */
             id: number;
@@ -5159,6 +5314,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        CmsPaginationDto: {
+            /** @description null on a page read by cursor */
+            page: number | null;
+            pageSize: number;
+            pageCount: number;
+            total: number;
+            /** @description Cursor of the next page (`after=`), null on the last page */
+            nextCursor: string | null;
+        };
+        CmsPageMetaDto: {
+            pagination: components["schemas"]["CmsPaginationDto"];
+        };
         CmsRecordPageDto: {
             /**
              * @example [
@@ -5173,7 +5340,82 @@ export interface components {
              *     ]
              */
             data: components["schemas"]["CmsRecordDto"][];
-            meta: components["schemas"]["PageMetaDto"];
+            meta: components["schemas"]["CmsPageMetaDto"];
+        };
+        CmsAggregateDto: {
+            /**
+             * @description Function to field names: count (`*` for rows), countDistinct, sum, avg (number fields), min, max (numbers, dates, times, strings); at most 20 fields in all
+             * @example {
+             *       "count": [
+             *         "*"
+             *       ],
+             *       "sum": [
+             *         "capacity"
+             *       ],
+             *       "max": [
+             *         "commissioned"
+             *       ]
+             *     }
+             */
+            aggregate: Record<string, never>;
+            /**
+             * @description At most 5 fields (not json, many relations or multiple media); groups come in ascending order, at most 1000
+             * @example [
+             *       "region",
+             *       {
+             *         "field": "commissioned",
+             *         "interval": "month"
+             *       }
+             *     ]
+             */
+            groupBy?: (string | components["schemas"]["CmsGroupByDto"])[];
+            /**
+             * @description { field: value } (equality) or { field: { $eq|$ne|$gt|$gte|$lt|$lte|$between|$in|$nin|$contains|$icontains|$startsWith|$endsWith|$null|$notNull: value } }; $and / $or take arrays of filters, $not a filter; { relation: { targetField: ... } } filters on a manyToOne / oneToOne target. At most 5 levels and 50 conditions.
+             * @example {
+             *       "$or": [
+             *         {
+             *           "region": "NORTH"
+             *         },
+             *         {
+             *           "capacity": {
+             *             "$between": [
+             *               10,
+             *               20
+             *             ]
+             *           }
+             *         }
+             *       ],
+             *       "site": {
+             *         "name": {
+             *           "$startsWith": "S-"
+             *         }
+             *       }
+             *     }
+             */
+            filter?: {
+                [key: string]: unknown;
+            };
+        };
+        CmsAggregateEnvelopeDto: {
+            /**
+             * @description One entry per group (one in all without groupBy): `group` (the groupBy fields), then per function the value per field; numbers as numbers
+             * @example [
+             *       {
+             *         "group": {
+             *           "region": "NORTH"
+             *         },
+             *         "count": {
+             *           "*": 12
+             *         },
+             *         "sum": {
+             *           "capacity": 340
+             *         }
+             *       }
+             *     ]
+             */
+            data: {
+                [key: string]: unknown;
+            }[];
         };
         BulkDeleteDto: {
             /**
@@ -5487,10 +5729,15 @@ export interface components {
             /** @example 290 */
             wordCount: number;
             /**
-             * @description The PDF's page count, 1 otherwise
+             * @description The PDF's or TIFF's page count, 1 otherwise; known from the start of PROCESSING
              * @example 3
              */
             pageCount: number;
+            /**
+             * @description Pages read so far: grows while PROCESSING (a scanned page counts once OCR has read it), pageCount once COMPLETED, where reading stopped when FAILED
+             * @example 2
+             */
+            pagesProcessed: number;
             /** @example 0.9312 */
             ocrConfidence: number | null;
             /** @example en */
@@ -5572,10 +5819,15 @@ export interface components {
             /** @example 290 */
             wordCount: number;
             /**
-             * @description The PDF's page count, 1 otherwise
+             * @description The PDF's or TIFF's page count, 1 otherwise; known from the start of PROCESSING
              * @example 3
              */
             pageCount: number;
+            /**
+             * @description Pages read so far: grows while PROCESSING (a scanned page counts once OCR has read it), pageCount once COMPLETED, where reading stopped when FAILED
+             * @example 2
+             */
+            pagesProcessed: number;
             /** @example 0.9312 */
             ocrConfidence: number | null;
             /** @example en */
@@ -5666,10 +5918,15 @@ export interface components {
             /** @example 290 */
             wordCount: number;
             /**
-             * @description The PDF's page count, 1 otherwise
+             * @description The PDF's or TIFF's page count, 1 otherwise; known from the start of PROCESSING
              * @example 3
              */
             pageCount: number;
+            /**
+             * @description Pages read so far: grows while PROCESSING (a scanned page counts once OCR has read it), pageCount once COMPLETED, where reading stopped when FAILED
+             * @example 2
+             */
+            pagesProcessed: number;
             /** @example 0.9312 */
             ocrConfidence: number | null;
             /** @example en */
@@ -5708,7 +5965,7 @@ export interface components {
              */
             processingStatus: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "SKIPPED";
             /**
-             * @description ts_rank of the match
+             * @description The match's rank (ts_rank's formula)
              * @example 0.0759
              */
             rank: number;
@@ -5721,7 +5978,7 @@ export interface components {
         DocumentSearchPageDto: {
             content: components["schemas"]["DocumentSearchHitDto"][];
             /**
-             * @description Matches counted, at most SEARCH_RANK_WINDOW
+             * @description Matches: exact when totalExact; otherwise an estimate (above SEARCH_EXACT_TOTAL) or, without the RUM index, SEARCH_RANK_WINDOW
              * @example 12
              */
             totalElements: number;
@@ -5734,7 +5991,7 @@ export interface components {
             number: number;
             /** @example 20 */
             size: number;
-            /** @description false when more documents match than SEARCH_RANK_WINDOW (then the newest are ranked) */
+            /** @description false when totalElements is not the exact count: an estimate above SEARCH_EXACT_TOTAL, or, without the RUM index, more matches than SEARCH_RANK_WINDOW (then the newest are ranked) */
             totalExact: boolean;
         };
         DocumentStatusCountsDto: {
@@ -6237,10 +6494,10 @@ export interface components {
         };
         ResourcePermissionDto: {
             /**
+             * @description One of users, roles, companies, sandboxes, api_tokens, identity_providers, webhooks, audit_logs, units, outage_events, environmental_permits, compliance_obligations, compliance_submissions, content_types, cms, ai, documents, system_configuration; or `cms.<collection>` for one custom table
              * @example units
-             * @enum {string}
              */
-            resourceName: "users" | "roles" | "companies" | "sandboxes" | "api_tokens" | "identity_providers" | "webhooks" | "audit_logs" | "units" | "outage_events" | "environmental_permits" | "compliance_obligations" | "compliance_submissions" | "content_types" | "cms" | "ai" | "documents" | "system_configuration";
+            resourceName: string;
             /** @default false */
             canCreate: boolean;
             /** @default false */
@@ -6249,6 +6506,11 @@ export interface components {
             canUpdate: boolean;
             /** @default false */
             canDelete: boolean;
+            /**
+             * @description Publish and unpublish (custom tables)
+             * @default false
+             */
+            canPublish: boolean;
         };
         CreateApiTokenDto: {
             /** @example ERP integration */
@@ -6450,10 +6712,11 @@ export interface components {
         };
         UpdateRoleDto: {
             /**
-             * @description Replaces the role’s permissions; `{resource}:{action}` or `{resource}.{action}`
+             * @description Replaces the role’s permissions; `{resource}:{action}` or `{resource}.{action}`, and `cms.{collection}:{action}` for one custom table
              * @example [
              *       "units:read",
-             *       "units.update"
+             *       "units.update",
+             *       "cms.turbines:read"
              *     ]
              */
             permissions?: string[];
@@ -6485,6 +6748,8 @@ export interface components {
             maxUsers: number;
             /** @default 3 */
             maxSandboxes: number;
+            /** @description Database server to place it on (409 unless active with room); default: the active one with the most room */
+            serverId?: number;
         };
         ClientDto: {
             id: number;
@@ -6502,6 +6767,10 @@ export interface components {
             /** Format: date-time */
             lastAccessAt?: string | null;
             lastError?: string | null;
+            /** @description Database server holding it */
+            serverId?: number | null;
+            /** @description Server it is being moved to (writes answer 503 CLIENT_MOVING meanwhile) */
+            movingToServerId?: number | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -6593,6 +6862,114 @@ export interface components {
         };
         MigrationJobEnvelopeDto: {
             data: components["schemas"]["MigrationJobDto"];
+        };
+        DatabaseServerDto: {
+            id: number;
+            name: string;
+            /**
+             * @description active: takes new clients; draining, disabled: takes none
+             * @enum {string}
+             */
+            state: "active" | "draining" | "disabled";
+            maxClients: number;
+            maxConnections: number;
+            /** @description Clients placed on it (deleted ones excluded) */
+            clients: number;
+            /** @description True for the server of MULTITENANCY_DB_HOST:MULTITENANCY_DB_PORT */
+            isDefault: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DatabaseServerListDto: {
+            data: components["schemas"]["DatabaseServerDto"][];
+        };
+        CreateDatabaseServerDto: {
+            /**
+             * @description Unique display name
+             * @example pg-eu-2
+             */
+            name: string;
+            /**
+             * @description Host name or IPv4 address (never answered)
+             * @example pg-eu-2.internal
+             */
+            host: string;
+            /** @example 5432 */
+            port: number;
+            /** @description Administrative login: creates databases and roles (never answered) */
+            adminUsername: string;
+            /** @description Stored encrypted; never answered */
+            adminPassword?: string;
+            /**
+             * @description Client databases it may hold
+             * @default 1000
+             */
+            maxClients: number;
+            /**
+             * @description Its max_connections (or its pooler's pool)
+             * @default 100
+             */
+            maxConnections: number;
+            /**
+             * @default active
+             * @enum {string}
+             */
+            state: "active" | "draining" | "disabled";
+        };
+        DatabaseServerEnvelopeDto: {
+            data: components["schemas"]["DatabaseServerDto"];
+        };
+        UpdateDatabaseServerDto: {
+            name?: string;
+            /** @description Never answered */
+            adminUsername?: string;
+            /** @description Stored encrypted; never answered */
+            adminPassword?: string;
+            maxClients?: number;
+            maxConnections?: number;
+            /** @enum {string} */
+            state?: "active" | "draining" | "disabled";
+        };
+        MoveClientDto: {
+            /** @description Database server to move the client to (active, with room) */
+            serverId: number;
+        };
+        MoveJobIdDto: {
+            /** @description Id of the move job; follow it at GET /api/platform/moves/{jobId} */
+            jobId: string;
+        };
+        MoveJobStartedDto: {
+            data: components["schemas"]["MoveJobIdDto"];
+        };
+        MoveJobDto: {
+            jobId: string;
+            clientId: number;
+            identifier: string;
+            fromServerId?: number | null;
+            toServerId: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            /**
+             * @description pausing: writes refused, sessions drained; copying: pg_dump/pg_restore; switching: replicas told
+             * @enum {string}
+             */
+            step: "queued" | "pausing" | "copying" | "switching" | "finished";
+            /** @description Class of the failure, when failed (details in the server log) */
+            error?: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When the former database is dropped
+             */
+            sourceDropAt?: string | null;
+        };
+        MoveJobEnvelopeDto: {
+            data: components["schemas"]["MoveJobDto"];
         };
         SandboxDto: {
             /**
@@ -12448,7 +12825,10 @@ export interface operations {
     };
     contentTypesReplace: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only when the PUT moves a type that has records into company scope (ADMIN and above): the company those records go to */
+                companyId?: number;
+            };
             header?: {
                 /** @description Client identifier */
                 "X-Client-ID"?: string;
@@ -12510,7 +12890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description CONFLICT (existing rows cannot take the change) */
+            /** @description CONFLICT (existing rows cannot take the change, or records need a companyId) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12861,6 +13241,10 @@ export interface operations {
                 order?: "ASC" | "DESC";
                 /** @description Only with draftAndPublish; default both */
                 status?: "draft" | "published";
+                /** @description Fields to answer, comma-separated (system or non-private attributes); id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
             };
             header?: {
                 /** @description Client identifier */
@@ -12887,6 +13271,101 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CmsRecordPageDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    cmsRecordsAggregate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                collectionName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CmsAggregateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsAggregateEnvelopeDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -13061,6 +13540,10 @@ export interface operations {
                 order?: "ASC" | "DESC";
                 /** @description Only with draftAndPublish; default both */
                 status?: "draft" | "published";
+                /** @description Fields to answer, comma-separated (system or non-private attributes); id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
             };
             header?: {
                 /** @description Client identifier */
@@ -15257,7 +15740,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description At most SEARCH_RANK_WINDOW matches are ranked (the newest when more match); totalExact is false when the total stops there */
+            /** @description Every match ranked (RUM index), the total exact up to SEARCH_EXACT_TOTAL and estimated above; without the index at most SEARCH_RANK_WINDOW matches are ranked (the newest when more match). totalExact is false when the total is not the exact count */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -22238,6 +22721,606 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MigrationJobEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND: no such job (or finished more than a week ago) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the job store is unreachable, with Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    databaseServersList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatabaseServerListDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    databaseServersCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDatabaseServerDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatabaseServerEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description name or address already registered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    databaseServersGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatabaseServerEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a body, query or path value fails its rule; `details` lists them) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    databaseServersUpdate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDatabaseServerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatabaseServerEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description name taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    databaseServersDrain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatabaseServerEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a body, query or path value fails its rule; `details` lists them) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    clientMovesMove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveClientDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoveJobStartedDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR: no such server */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description client not provisioned, already on that server or being moved; server not active or full */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the job queue is unreachable, with Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    clientMovesGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoveJobEnvelopeDto"];
                 };
             };
             /** @description Missing, invalid or expired credential */

@@ -48,6 +48,8 @@ export class CmsAggregateDto {
 
 export class CmsAggregateEnvelopeDto {
   @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
     description:
       'One entry per group (one in all without groupBy): `group` (the groupBy fields), then per function the value per field; numbers as numbers',
     example: [{ group: { region: 'NORTH' }, count: { '*': 12 }, sum: { capacity: 340 } }],
