@@ -6308,6 +6308,15 @@ export interface components {
             data: components["schemas"]["AuditEntryDto"][];
             meta: components["schemas"]["AuditListMetaDto"];
         };
+        PasswordErrorResponseDto: {
+            /**
+             * @example false
+             * @enum {boolean}
+             */
+            success: false;
+            /** @example Passwords do not match */
+            message: string;
+        };
         LoginRoleDto: {
             id: number;
             name: string;
@@ -6422,15 +6431,6 @@ export interface components {
             success: boolean;
             data?: string | null;
             message?: string;
-        };
-        PasswordErrorResponseDto: {
-            /**
-             * @example false
-             * @enum {boolean}
-             */
-            success: false;
-            /** @example Passwords do not match */
-            message: string;
         };
         ResetPasswordDto: {
             /** @description Code from the reset or password-setup e-mail */
@@ -7251,7 +7251,7 @@ export interface components {
             /** @example Microsoft Entra ID (Azure AD) */
             label: string;
             /** @enum {string} */
-            providerType: "OIDC" | "SAML";
+            providerType: "OIDC" | "OAUTH2" | "SAML";
             /** @description Discovery document address; `{placeholders}` are to be replaced */
             discoveryUri?: string;
             authorizationUri?: string;
@@ -7468,6 +7468,35 @@ export interface components {
         TestResultEnvelopeDto: {
             data: components["schemas"]["TestResultDto"];
         };
+        SsoRoleDto: {
+            id: number;
+            name: string;
+            type: string;
+        };
+        SsoUserDto: {
+            id: number;
+            email: string;
+            firstName?: string | null;
+            lastName?: string | null;
+            role: components["schemas"]["SsoRoleDto"];
+        };
+        SsoLoginResponseDto: {
+            jwt: string;
+            refreshToken: string;
+            user: components["schemas"]["SsoUserDto"];
+            /** @description The sandbox (production: slug main) */
+            sandbox: components["schemas"]["SandboxSummaryDto"];
+        };
+        SsoLinkedDto: {
+            /** @enum {boolean} */
+            linked: true;
+            providerId: number;
+            /** @description The identity provider's subject now linked to the user */
+            subject: string;
+        };
+        SsoLinkedEnvelopeDto: {
+            data: components["schemas"]["SsoLinkedDto"];
+        };
         PublicProviderDto: {
             id: number;
             name: string;
@@ -7496,25 +7525,6 @@ export interface components {
         AuthorizeEnvelopeDto: {
             data: components["schemas"]["AuthorizeResultDto"];
         };
-        SsoRoleDto: {
-            id: number;
-            name: string;
-            type: string;
-        };
-        SsoUserDto: {
-            id: number;
-            email: string;
-            firstName?: string | null;
-            lastName?: string | null;
-            role: components["schemas"]["SsoRoleDto"];
-        };
-        SsoLoginResponseDto: {
-            jwt: string;
-            refreshToken: string;
-            user: components["schemas"]["SsoUserDto"];
-            /** @description The sandbox (production: slug main) */
-            sandbox: components["schemas"]["SandboxSummaryDto"];
-        };
         ExchangeDto: {
             /** @description One-time code from the post-login redirect */
             code: string;
@@ -7524,6 +7534,16 @@ export interface components {
             SAMLResponse: string;
             /** @description The state of an SP-initiated login, or an allow-listed URL */
             RelayState?: string;
+        };
+        LoggedOutEnvelopeDto: {
+            /**
+             * @example {
+             *       "loggedOut": true
+             *     }
+             */
+            data?: {
+                loggedOut: boolean;
+            };
         };
         LinkedAccountDto: {
             providerId: number;
@@ -7628,8 +7648,28 @@ export interface components {
         ConversationsEnvelopeDto: {
             data: components["schemas"]["ConversationsDto"];
         };
+        AiExchangeDto: {
+            id: string;
+            occurredAt: string;
+            userId: number | null;
+            username: string;
+            companyId: number | null;
+            /** @example OPENAI */
+            provider: string;
+            model: string;
+            inputTokens: number;
+            outputTokens: number;
+            totalTokens: number;
+            estimatedCost: number;
+            latencyMs: number;
+            conversationId: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            success: boolean;
+        };
         ExchangesEnvelopeDto: {
-            data: components["schemas"]["ExchangeDto"][];
+            data: components["schemas"]["AiExchangeDto"][];
         };
         ChatMessageDto: {
             /** @enum {string} */
@@ -15852,13 +15892,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description NOT_FOUND: no such record in the caller's scope */
+            /** @description No document content for this file */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["OcrErrorResponseDto"] | components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
@@ -16864,7 +16904,10 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
             };
             /** @description VALIDATION_ERROR: bad format, filter or date */
             400: {
@@ -18425,7 +18468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PasswordErrorResponseDto"];
+                    "application/json": components["schemas"]["PasswordErrorResponseDto"] | components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
@@ -18502,7 +18545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PasswordErrorResponseDto"];
+                    "application/json": components["schemas"]["PasswordErrorResponseDto"] | components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
@@ -18579,7 +18622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PasswordErrorResponseDto"];
+                    "application/json": components["schemas"]["PasswordErrorResponseDto"] | components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description Missing, invalid or expired credential */
@@ -25359,13 +25402,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The login response of /auth/local */
+            /** @description The login response of /auth/local, or the identity linked */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoLoginResponseDto"];
+                    "application/json": components["schemas"]["SsoLoginResponseDto"] | components["schemas"]["TwoFactorChallengeDto"] | components["schemas"]["SsoLinkedEnvelopeDto"];
                 };
             };
             /** @description To the redirectUri with ?code= for /auth/sso/exchange */
@@ -25442,12 +25485,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The login response of /auth/local, or the identity linked */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoLoginResponseDto"];
+                    "application/json": components["schemas"]["SsoLoginResponseDto"] | components["schemas"]["TwoFactorChallengeDto"] | components["schemas"]["SsoLinkedEnvelopeDto"];
                 };
             };
             /** @description INVALID_CODE */
@@ -25508,12 +25552,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The login response of /auth/local, or the identity linked */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoLoginResponseDto"];
+                    "application/json": components["schemas"]["SsoLoginResponseDto"] | components["schemas"]["TwoFactorChallengeDto"] | components["schemas"]["SsoLinkedEnvelopeDto"];
                 };
             };
             /** @description To the redirectUri with ?code= */
@@ -25583,12 +25628,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The login response of /auth/local, or the identity linked */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoLoginResponseDto"];
+                    "application/json": components["schemas"]["SsoLoginResponseDto"] | components["schemas"]["TwoFactorChallengeDto"] | components["schemas"]["SsoLinkedEnvelopeDto"];
                 };
             };
             /** @description VALIDATION_ERROR (a body, query or path value fails its rule; `details` lists them) or BAD_REQUEST */
@@ -25648,12 +25694,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { data: { loggedOut: true } } */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LoggedOutEnvelopeDto"];
+                };
             };
             /** @description To the redirectUri given to /auth/sso/saml/logout, with ?loggedOut=true */
             302: {
@@ -25712,7 +25759,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
             };
             /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
             503: {
@@ -25752,11 +25801,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description EntityDescriptor with entity id, ACS URL and NameID formats */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
             };
             /** @description NOT_FOUND: no such record in the caller's scope */
             404: {

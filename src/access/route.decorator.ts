@@ -1,3 +1,4 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { applyDecorators, HttpCode, RequestMapping, RequestMethod, Type } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -20,8 +21,9 @@ const METHODS = {
   DELETE: RequestMethod.DELETE,
 } as const;
 
-/** A further answer of a route: its description, or its description and body. */
-export type RouteAnswer = string | { description: string; type: Type<unknown> };
+/** A further answer of a route: its description, or its description and body (a DTO or a schema). */
+export type RouteAnswer =
+  string | { description: string; type: Type<unknown> } | { description: string; schema: SchemaObject };
 
 export interface RouteOptions extends Omit<AuthRule, 'public'> {
   summary: string;

@@ -38,6 +38,7 @@ export class DocumentSearchController {
     permissions: ['documents:read'],
     response: DocumentAnalysisDetailDto,
     responseDescription: 'The document analysis record',
+    plainErrors: { 404: 'No document content for this file' },
   })
   get(
     @CurrentPrincipal() principal: Principal,

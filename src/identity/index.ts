@@ -8,4 +8,4 @@ export { roleIdOf, seedDefaultData } from './users/default-data.seeder';
 export { Role } from './users/entities/role.entity';
 export { User } from './users/entities/user.entity';
 export { UserQuota } from './users/user-quota';
-export { SandboxSummaryDto } from './auth/dto/login.dto';
+export { SandboxSummaryDto, TwoFactorChallengeDto } from './auth/dto/login.dto';

@@ -1,5 +1,13 @@
-import { Body, Controller, Header, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiQuery,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Route } from '../access/route.decorator';
 import {
@@ -9,6 +17,8 @@ import {
   PublicProviderListDto,
   SamlAcsDto,
   SsoLoginResponseDto,
+  LoggedOutEnvelopeDto,
+  SsoLinkedEnvelopeDto,
 } from './dto/sso-flow.dto';
 import { ExchangeCodes } from './flow/exchange-codes';
 import { presentedLinkCookie } from './flow/link-binding';
@@ -20,7 +30,28 @@ import { SpKeys } from './saml/sp-keys';
 import { spMetadataXml } from './saml/sp-metadata';
 import { SsoUrls } from './sso-urls';
 import { tenantContext } from '../tenancy/tenant-context';
+import { TwoFactorChallengeDto } from '../identity';
 import { IdParam } from '../common/validation/id-param.pipe';
+
+/**
+ * A callback logs in (tokens, or the two-factor challenge of a user enrolled in 2FA), or links an
+ * identity to the signed-in user when the flow was a link.
+ */
+const LOGIN_OR_LINKED = {
+  description: 'The login response of /auth/local, or the identity linked',
+  schema: {
+    oneOf: [
+      { $ref: getSchemaPath(SsoLoginResponseDto) },
+      { $ref: getSchemaPath(TwoFactorChallengeDto) },
+      { $ref: getSchemaPath(SsoLinkedEnvelopeDto) },
+    ],
+  },
+};
+
+const SAML_METADATA = {
+  description: 'EntityDescriptor with entity id, ACS URL and NameID formats',
+  content: { 'application/samlmetadata+xml': { schema: { type: 'string' as const } } },
+};
 
 /** Sends a flow's outcome: JSON, or a 302 to the allow-listed redirect. */
 export function answer(res: Response, outcome: SsoOutcome) {
@@ -32,6 +63,7 @@ export function answer(res: Response, outcome: SsoOutcome) {
 }
 
 @ApiTags('Single sign-on')
+@ApiExtraModels(SsoLoginResponseDto, TwoFactorChallengeDto, SsoLinkedEnvelopeDto)
 @Controller('auth/sso')
 export class SsoController {
   constructor(
@@ -66,14 +98,13 @@ export class SsoController {
   @Route('GET', 'callback/:providerId', {
     summary: 'OAuth2/OIDC redirect target; needs no client header (the state names it)',
     public: true,
-    response: SsoLoginResponseDto,
-    responseDescription: 'The login response of /auth/local',
     badRequest: 'INVALID_STATE',
     answers: {
       302: 'To the redirectUri with ?code= for /auth/sso/exchange',
       403: 'SSO_USER_NOT_PROVISIONED, SSO_DOMAIN_NOT_ALLOWED, ...',
     },
   })
+  @ApiOkResponse(LOGIN_OR_LINKED)
   @ApiQuery({ name: 'code', required: false })
   @ApiQuery({ name: 'state', required: true })
   async callback(
@@ -88,10 +119,10 @@ export class SsoController {
   @Route('POST', 'exchange', {
     summary: 'Turn the one-time code of a post-login redirect into the login response',
     public: true,
-    response: SsoLoginResponseDto,
     status: 200,
     badRequest: 'INVALID_CODE',
   })
+  @ApiOkResponse(LOGIN_OR_LINKED)
   exchange(@Body() dto: ExchangeDto) {
     return this.codes.redeem(dto.code);
   }
@@ -100,9 +131,9 @@ export class SsoController {
     summary: 'SAML assertion consumer service (HTTP-POST binding)',
     public: true,
     status: 200,
-    response: SsoLoginResponseDto,
     answers: { 302: 'To the redirectUri with ?code=', 401: 'SSO_SAML_INVALID, SSO_SAML_REPLAY' },
   })
+  @ApiOkResponse(LOGIN_OR_LINKED)
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ type: SamlAcsDto })
   async acs(@Body() dto: SamlAcsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
@@ -113,8 +144,8 @@ export class SsoController {
     summary:
       'Alias of POST /auth/sso/saml/acs?client={client} (the per-client ACS earlier metadata published)',
     public: true,
-    response: SsoLoginResponseDto,
   })
+  @ApiOkResponse(LOGIN_OR_LINKED)
   @ApiConsumes('application/x-www-form-urlencoded')
   async clientAcs(
     @Param('client') client: string,
@@ -128,7 +159,7 @@ export class SsoController {
   @Route('GET', 'saml/slo', {
     summary: 'SAML single-logout return: validates the IdP’s signed LogoutResponse',
     public: true,
-    responseDescription: '{ data: { loggedOut: true } }',
+    response: LoggedOutEnvelopeDto,
     answers: { 302: 'To the redirectUri given to /auth/sso/saml/logout, with ?loggedOut=true' },
   })
   @ApiQuery({ name: 'SAMLResponse', required: true })
@@ -141,25 +172,24 @@ export class SsoController {
   @Route('GET', 'saml/metadata', {
     summary: 'SAML service-provider metadata (XML)',
     public: true,
-    responseDescription: 'EntityDescriptor with entity id, ACS URL and NameID formats',
   })
-  @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
-  @ApiProduces('application/samlmetadata+xml')
-  metadata() {
-    return this.metadataOf(tenantContext.get().client);
+  @ApiOkResponse(SAML_METADATA)
+  metadata(@Res({ passthrough: true }) res: Response) {
+    return this.metadataOf(res, tenantContext.get().client);
   }
 
   @Route('GET', 'saml/metadata/:client', {
     summary: "One client's SP metadata (its own ACS URL), for IdPs that fetch it without headers",
     public: true,
   })
-  @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
-  @ApiProduces('application/samlmetadata+xml')
-  clientMetadata(@Param('client') client: string) {
-    return this.metadataOf(this.saml.clientOf(client));
+  @ApiOkResponse(SAML_METADATA)
+  clientMetadata(@Param('client') client: string, @Res({ passthrough: true }) res: Response) {
+    return this.metadataOf(res, this.saml.clientOf(client));
   }
 
-  private metadataOf(client: { identifier: string; isMaster: boolean }) {
+  /** The content type is set once the client is known, so an error keeps its JSON envelope's. */
+  private metadataOf(res: Response, client: { identifier: string; isMaster: boolean }) {
+    res.type('application/samlmetadata+xml; charset=utf-8');
     return spMetadataXml({
       entityId: this.urls.entityIdFor(client),
       acsUrl: client.isMaster ? this.urls.acs : this.urls.acsFor(client.identifier),

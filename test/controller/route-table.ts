@@ -92,6 +92,7 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'POST /api/cms/migrations/sync': need('content_types:update'),
   'GET /api/cms/:collectionName/count': need('cms:read'),
   'POST /api/cms/:collectionName/search': need('cms:read'),
+  'POST /api/cms/:collectionName/aggregate': need('cms:read'),
   'POST /api/cms/:collectionName/bulk-delete': need('cms:delete'),
   'GET /api/cms/:collectionName': need('cms:read'),
   'GET /api/cms/:collectionName/:id': need('cms:read'),
@@ -165,6 +166,13 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   ...platformRoutes('/api/platform/clients'),
   ...platformRoutes('/admin/clients'),
   'GET /api/platform/migrations/:jobId': PLATFORM,
+  'GET /api/platform/database-servers': PLATFORM,
+  'POST /api/platform/database-servers': PLATFORM,
+  'GET /api/platform/database-servers/:id': PLATFORM,
+  'PUT /api/platform/database-servers/:id': PLATFORM,
+  'POST /api/platform/database-servers/:id/drain': PLATFORM,
+  'POST /api/platform/clients/:id/move': PLATFORM,
+  'GET /api/platform/moves/:jobId': PLATFORM,
 
   // Sandboxes
   'GET /sandboxes': need('sandboxes:read'),

@@ -131,12 +131,12 @@ export class ConversationsEnvelopeDto {
   @ApiProperty({ type: ConversationsDto }) data: ConversationsDto;
 }
 
-export class ExchangeDto {
+export class AiExchangeDto {
   @ApiProperty() id: string;
   @ApiProperty() occurredAt: string;
-  @ApiProperty({ nullable: true }) userId: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) userId: number | null;
   @ApiProperty() username: string;
-  @ApiProperty({ nullable: true }) companyId: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) companyId: number | null;
   @ApiProperty({ example: 'OPENAI' }) provider: string;
   @ApiProperty() model: string;
   @ApiProperty() inputTokens: number;
@@ -144,7 +144,7 @@ export class ExchangeDto {
   @ApiProperty() totalTokens: number;
   @ApiProperty() estimatedCost: number;
   @ApiProperty() latencyMs: number;
-  @ApiProperty({ nullable: true }) conversationId: string | null;
+  @ApiProperty({ type: String, nullable: true }) conversationId: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) metadata: Record<
     string,
     unknown
@@ -152,5 +152,5 @@ export class ExchangeDto {
   @ApiProperty() success: boolean;
 }
 export class ExchangesEnvelopeDto {
-  @ApiProperty({ type: [ExchangeDto] }) data: ExchangeDto[];
+  @ApiProperty({ type: [AiExchangeDto] }) data: AiExchangeDto[];
 }

@@ -1,5 +1,5 @@
 import { Controller, Query, Res } from '@nestjs/common';
-import { ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Route } from '../../access/route.decorator';
 import { ExportQueryDto } from '../dto/audit-query.dto';
@@ -15,10 +15,15 @@ export class AuditExportController {
     summary: 'Stream matching entries as CSV or JSON lines, newest first (ADMIN); records an EXPORT entry',
     permissions: ['audit_logs:read'],
     minRole: 'ADMIN',
-    responseDescription: 'CSV with a header row, or one JSON entry per line',
     badRequest: 'VALIDATION_ERROR: bad format, filter or date',
   })
-  @ApiProduces('text/csv', 'application/x-ndjson')
+  @ApiOkResponse({
+    description: 'CSV with a header row, or one JSON entry per line',
+    content: {
+      'text/csv': { schema: { type: 'string' } },
+      'application/x-ndjson': { schema: { type: 'string' } },
+    },
+  })
   async export(@Query() query: ExportQueryDto, @Res() res: Response) {
     const range = parseRange(query.startDate, query.endDate);
     const { format, category, query: text, ...rest } = query;

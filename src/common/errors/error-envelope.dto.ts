@@ -52,3 +52,11 @@ export class PasswordErrorResponseDto {
   @ApiProperty({ example: 'Passwords do not match' })
   message: string;
 }
+
+/**
+ * A password endpoint's 400: its own `{ success: false, message }`, or the standard envelope where
+ * the request is refused before the endpoint reads it (malformed JSON, a NUL byte).
+ */
+export const PASSWORD_BAD_REQUEST = {
+  oneOf: [{ $ref: getSchemaPath(PasswordErrorResponseDto) }, { $ref: getSchemaPath(ErrorResponseDto) }],
+};

@@ -25,7 +25,12 @@ const PG_MESSAGES = [
   /^Client was closed and is not queryable/,
   /^Query read timeout/,
 ];
-const TYPEORM_NAMES = new Set(['ConnectionIsNotSetError', 'CannotExecuteNotConnectedError']);
+/** A transaction whose connection the server ended is released under the queries still queued on it. */
+const TYPEORM_NAMES = new Set([
+  'ConnectionIsNotSetError',
+  'CannotExecuteNotConnectedError',
+  'QueryRunnerAlreadyReleasedError',
+]);
 /** ioredis: commands failed while disconnected, or a connection closed under them. */
 const REDIS_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError']);
 const REDIS_MESSAGES = [/^Connection is closed/, /^Stream isn't writeable/, /enableOfflineQueue/];

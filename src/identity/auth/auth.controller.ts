@@ -1,4 +1,8 @@
-import { PasswordErrorResponseDto } from '../../common/errors/error-envelope.dto';
+import {
+  ErrorResponseDto,
+  PASSWORD_BAD_REQUEST,
+  PasswordErrorResponseDto,
+} from '../../common/errors/error-envelope.dto';
 import { Body, Controller, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Route } from '../../access/route.decorator';
@@ -14,6 +18,7 @@ import { RefreshTokenService } from './refresh-token.service';
 import { RegistrationService } from './registration.service';
 
 @ApiTags('Authentication')
+@ApiExtraModels(PasswordErrorResponseDto, ErrorResponseDto)
 @Controller('auth')
 export class AuthController {
   constructor(
@@ -104,7 +109,7 @@ export class AuthController {
     response: EnvelopeBResponseDto,
     status: 200,
     answers: {
-      400: { description: 'Email is required or invalid', type: PasswordErrorResponseDto },
+      400: { description: 'Email is required or invalid', schema: PASSWORD_BAD_REQUEST },
       429: 'RATE_LIMITED per address, with Retry-After',
     },
   })
@@ -120,7 +125,7 @@ export class AuthController {
     response: EnvelopeBResponseDto,
     status: 200,
     answers: {
-      400: { description: '{ success: false, message }', type: PasswordErrorResponseDto },
+      400: { description: '{ success: false, message }', schema: PASSWORD_BAD_REQUEST },
       503: 'BUSY: too many password hashes waiting, with Retry-After',
       429: 'RATE_LIMITED per address, with Retry-After',
     },

@@ -1,6 +1,10 @@
-import { PasswordErrorResponseDto } from '../../common/errors/error-envelope.dto';
+import {
+  ErrorResponseDto,
+  PASSWORD_BAD_REQUEST,
+  PasswordErrorResponseDto,
+} from '../../common/errors/error-envelope.dto';
 import { Body, Controller } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags, ApiExtraModels } from '@nestjs/swagger';
 import { Route } from '../../access/route.decorator';
 import { CurrentPrincipal } from '../../access/access-rules';
 import { ChangePasswordDto } from './dto/password.dto';
@@ -9,6 +13,7 @@ import { PasswordChangeService } from './password-change.service';
 import { Principal } from '../../access/principal';
 
 @ApiTags('Authentication')
+@ApiExtraModels(PasswordErrorResponseDto, ErrorResponseDto)
 @Controller('api/custom')
 export class ChangePasswordController {
   constructor(private readonly passwords: PasswordChangeService) {}
@@ -17,7 +22,7 @@ export class ChangePasswordController {
     summary: 'Change the own password; logs out every session',
     response: EnvelopeBResponseDto,
     status: 200,
-    answers: { 400: { description: '{ success: false, message }', type: PasswordErrorResponseDto } },
+    answers: { 400: { description: '{ success: false, message }', schema: PASSWORD_BAD_REQUEST } },
   })
   @ApiBody({ type: ChangePasswordDto })
   changePassword(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {

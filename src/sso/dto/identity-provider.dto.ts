@@ -319,7 +319,7 @@ export class TestResultEnvelopeDto {
 export class ProviderPresetDto {
   @ApiProperty({ example: 'MICROSOFT_ENTRA_ID' }) key: string;
   @ApiProperty({ example: 'Microsoft Entra ID (Azure AD)' }) label: string;
-  @ApiProperty({ enum: ['OIDC', 'SAML'] }) providerType: string;
+  @ApiProperty({ enum: PROVIDER_TYPES }) providerType: string;
   @ApiPropertyOptional({ description: 'Discovery document address; `{placeholders}` are to be replaced' })
   discoveryUri?: string;
   @ApiPropertyOptional() authorizationUri?: string;

@@ -111,3 +111,25 @@ class LogoutUrlDto {
 export class LogoutUrlEnvelopeDto {
   @ApiProperty({ type: LogoutUrlDto }) data: LogoutUrlDto;
 }
+
+/** The answer of a completed single logout. */
+export class LoggedOutEnvelopeDto {
+  @ApiProperty({
+    type: 'object',
+    properties: { loggedOut: { type: 'boolean' } },
+    required: ['loggedOut'],
+    example: { loggedOut: true },
+  })
+  data: { loggedOut: boolean };
+}
+
+class SsoLinkedDto {
+  @ApiProperty({ enum: [true] }) linked: boolean;
+  @ApiProperty({ type: 'integer' }) providerId: number;
+  @ApiProperty({ description: "The identity provider's subject now linked to the user" }) subject: string;
+}
+
+/** The answer of a callback that linked an identity to the signed-in user (no login). */
+export class SsoLinkedEnvelopeDto {
+  @ApiProperty({ type: SsoLinkedDto }) data: SsoLinkedDto;
+}

@@ -48,6 +48,8 @@ function watch(
   contract: ResponseContract,
   record: (violation: string) => void,
 ): void {
+  // Routers mounted under a prefix rewrite req.url; the contract speaks of the URL as sent.
+  const url = req.url ?? '/';
   const chunks: Buffer[] = [];
   let bytes = 0;
   const keep = (chunk: unknown, encoding: unknown) => {
@@ -84,7 +86,7 @@ function watch(
       keep(chunk, rest[0]);
       const observed: ObservedResponse = {
         method: req.method ?? 'GET',
-        url: req.url ?? '/',
+        url,
         status: res.statusCode,
         contentType: res.getHeader('content-type')?.toString() ?? contentTypeOfHead,
         bytes,
