@@ -7,7 +7,7 @@ import { IdParam } from '../common/validation/id-param.pipe';
 import { assertCompanyAccess, companyScope } from '../access/company-rule';
 import { DocumentSearchService } from './document-search.service';
 import { DocumentsService } from './documents.service';
-import { FullTextQueryDto, SearchQueryDto } from './dto/documents.dto';
+import { FullTextQueryDto, DocumentSearchQueryDto } from './dto/documents.dto';
 import { DocumentAnalysisDetailDto } from './dto/document-analysis.dto';
 import { DocumentSearchPageDto } from './dto/document-search.dto';
 
@@ -28,7 +28,7 @@ export class DocumentSearchController {
       'without the index at most SEARCH_RANK_WINDOW matches are ranked (the newest when more match). ' +
       'totalExact is false when the total is not the exact count',
   })
-  find(@CurrentPrincipal() principal: Principal, @Query() q: SearchQueryDto) {
+  find(@CurrentPrincipal() principal: Principal, @Query() q: DocumentSearchQueryDto) {
     assertCompanyAccess(principal, q.companyId);
     return this.search.search(q.companyId, q.q, q.page, q.size);
   }

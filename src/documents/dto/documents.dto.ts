@@ -85,7 +85,7 @@ export class CompanyQueryDto {
   companyId: number;
 }
 
-export class SearchQueryDto extends OcrPageQueryDto {
+export class DocumentSearchQueryDto extends OcrPageQueryDto {
   @ApiProperty({ description: 'Company id' })
   @Type(() => Number)
   @IsInt()
