@@ -1,4 +1,3 @@
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { applyDecorators, HttpCode, RequestMapping, RequestMethod, Type } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -7,6 +6,7 @@ import {
   ApiOperation,
   ApiResponse,
   ApiResponseOptions,
+  ApiResponseSchemaHost,
   ApiExtraModels,
   getSchemaPath,
 } from '@nestjs/swagger';
@@ -23,7 +23,9 @@ const METHODS = {
 
 /** A further answer of a route: its description, or its description and body (a DTO or a schema). */
 export type RouteAnswer =
-  string | { description: string; type: Type<unknown> } | { description: string; schema: SchemaObject };
+  | string
+  | { description: string; type: Type<unknown> }
+  | { description: string; schema: ApiResponseSchemaHost['schema'] };
 
 export interface RouteOptions extends Omit<AuthRule, 'public'> {
   summary: string;
