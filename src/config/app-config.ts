@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { ConfigError, loadSettings, toBool, toInt } from './load-settings';
 import { productionSecretProblems } from './production-secrets';
+import { IsRedisUrl } from './redis-url';
 
 export { ConfigError };
 
@@ -46,7 +47,8 @@ export class AppConfig {
   @Max(200)
   DATABASE_POOL_MAX = 10;
 
-  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  /** One server (`redis://`, `rediss://`) or a Sentinel group (`redis+sentinel://`); see redis-url.ts. */
+  @IsRedisUrl()
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   /** Prefix of every Redis key and Bull queue, so several deployments (or test runs) share one Redis. */

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { redisConnectionOptions } from './redis-connection';
 
 type Handler = (message: string) => void;
 
@@ -55,7 +56,8 @@ export class RedisService implements OnModuleDestroy {
   }
 
   private connect(options: { enableReadyCheck?: boolean; lazyConnect?: boolean } = {}): Redis {
-    const redis = new Redis(this.config.REDIS_URL, {
+    const redis = new Redis({
+      ...redisConnectionOptions(this.config),
       maxRetriesPerRequest: 3,
       enableReadyCheck: true,
       ...options,

@@ -1,5 +1,6 @@
 import Bull from 'bull';
 import { AppConfig } from '../config/app-config';
+import { redisConnectionOptions } from '../redis/redis-connection';
 import { isSandboxSchema } from './sandbox-naming';
 import { PRODUCTION_SCHEMA, TenantClient, tenantContext } from './tenant-context';
 
@@ -56,7 +57,11 @@ export function openJobQueue<T>(
   name: string,
   settings?: Bull.AdvancedSettings,
 ): Bull.Queue<T> {
-  const queue = new Bull<T>(name, config.REDIS_URL, { prefix: `${config.REDIS_PREFIX}:bull`, settings });
+  const queue = new Bull<T>(name, {
+    redis: redisConnectionOptions(config),
+    prefix: `${config.REDIS_PREFIX}:bull`,
+    settings,
+  });
   queue.on('error', () => undefined);
   return queue;
 }
