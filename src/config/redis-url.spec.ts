@@ -12,12 +12,18 @@ describe('redisOptionsFromUrl', () => {
       password: 's@cret',
       tls: {},
     });
-    expect(redisOptionsFromUrl('redis://:pw@[::1]:7000')).toMatchObject({ host: '::1', port: 7000, password: 'pw' });
+    expect(redisOptionsFromUrl('redis://:pw@[::1]:7000')).toMatchObject({
+      host: '::1',
+      port: 7000,
+      password: 'pw',
+    });
   });
 
   it('reads a Sentinel group: every Sentinel, the group, the database and both passwords', () => {
     expect(
-      redisOptionsFromUrl('redis+sentinel://:data-pw@s1:26380,s2,10.0.0.3:5000/mymaster/3?sentinel_password=sp'),
+      redisOptionsFromUrl(
+        'redis+sentinel://:data-pw@s1:26380,s2,10.0.0.3:5000/mymaster/3?sentinel_password=sp',
+      ),
     ).toEqual({
       sentinels: [
         { host: 's1', port: 26380 },

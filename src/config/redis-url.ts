@@ -61,7 +61,9 @@ export function redisOptionsFromUrl(raw: string): RedisOptions {
   }
   const [name, db, ...extra] = path;
   if (!name || !GROUP_NAME.test(name) || extra.length) {
-    throw new RedisUrlError('must name the Sentinel group as its path: redis+sentinel://host:26379/<group>[/<db>]');
+    throw new RedisUrlError(
+      'must name the Sentinel group as its path: redis+sentinel://host:26379/<group>[/<db>]',
+    );
   }
   const sentinelUsername = url.searchParams.get('sentinel_username');
   const sentinelPassword = url.searchParams.get('sentinel_password');

@@ -134,7 +134,9 @@ describe('Redis behind Sentinel: the primary fails over under load', () => {
 
     // Every acknowledged write, before, during and after the switch, reached the webhook.
     const acknowledged = calls.filter((c) => c.kind === 'write' && c.status === 201).map((c) => c.id!);
-    expect(calls.filter((c) => c.kind === 'write' && c.status === 201 && c.end < lost).length).toBeGreaterThan(3);
+    expect(
+      calls.filter((c) => c.kind === 'write' && c.status === 201 && c.end < lost).length,
+    ).toBeGreaterThan(3);
     const delivered = () => new Set(receiver.received.map((r) => Number(r.body?.data?.attributes?.id)));
     const deadline = Date.now() + 30_000;
     while (acknowledged.some((id) => !delivered().has(id)) && Date.now() < deadline) await sleep(250);

@@ -29,7 +29,11 @@ export class SentinelGroup {
     this.ports.replica = await freePort();
     for (let i = 0; i < 3; i++) this.ports.sentinels.push(await freePort());
     await this.server('primary', this.ports.primary);
-    await this.server('replica', this.ports.replica, ['--replicaof', '127.0.0.1', String(this.ports.primary)]);
+    await this.server('replica', this.ports.replica, [
+      '--replicaof',
+      '127.0.0.1',
+      String(this.ports.primary),
+    ]);
     await this.until('the replica in sync', async () =>
       (await this.info(this.ports.replica, 'replication')).includes('master_link_status:up'),
     );
@@ -106,12 +110,12 @@ export class SentinelGroup {
         output += chunk.toString();
         if (output.includes(ready)) {
           clearTimeout(timer);
-          child.stdout!.off('data', onData);
-          child.stdout!.resume();
+          child.stdout.off('data', onData);
+          child.stdout.resume();
           resolve();
         }
       };
-      child.stdout!.on('data', onData);
+      child.stdout.on('data', onData);
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`${command} exited with ${code}: ${output}`));
