@@ -36,7 +36,9 @@ export class ClientMigrationProcessor implements OnModuleInit {
     const client = this.registry.findByIdentifier(identifier);
     try {
       if (!client) throw new Error('client not found');
-      const migrationsRun = await this.migrator.migrate(client);
+      const migrationsRun = await this.migrator.migrate(client, () =>
+        this.jobs.record(jobId, { ...progress, waitingFor: 'move' }),
+      );
       await this.jobs.record(jobId, { ...progress, status: 'done', migrationsRun, finishedAt: now() });
     } catch (err) {
       this.logger.error(`Migrating ${identifier} (job ${jobId}) failed: ${(err as Error).message}`);

@@ -1,22 +1,20 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Client as PgClient } from 'pg';
 import { SecretBox } from '../common/crypto/secret-box';
-import { AppConfig } from '../config/app-config';
-import { DbTarget, parseDatabaseUrl, withAdminConnection } from '../database/data-source-factory';
+import { DbTarget, withAdminConnection } from '../database/data-source-factory';
 import { quoteIdent, quoteLiteral } from '../database/ddl';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { Client } from '../tenancy/entities/client.entity';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientMoveLock } from './client-move-lock';
 import { ClientMoveQueue, MovedSource } from './client-move.queue';
 import { copyDatabase, DatabaseCopyError } from './database-copy';
 import { MoveJobs, MoveJobView, MoveStep } from './move-jobs';
 import { PlatformSettings } from './platform.settings';
 import { publicFailure } from './public-failure';
 
-/** Held (on the master database) by the run of one client's move, so two runs never overlap. */
-const MOVE_LOCK = 7243007;
 /** Sessions still busy on the source this long after the pause began are ended. */
 const SESSION_DRAIN_MS = 10_000;
 const POLL_MS = 50;
@@ -45,22 +43,31 @@ export class ClientMover {
     private readonly secrets: SecretBox,
     private readonly jobs: MoveJobs,
     private readonly queue: ClientMoveQueue,
-    private readonly config: AppConfig,
     private readonly settings: PlatformSettings,
+    private readonly lock: ClientMoveLock,
   ) {}
 
-  /** Runs a move job holding the client's move lock; a second run of it finds the lock and leaves. */
+  /**
+   * Runs a move job holding the client's lock, so it waits for a migration of the client in
+   * progress (the job says so) and none starts on the client until the move is over. A second run
+   * of the same job waits too, then finds it finished and leaves.
+   */
   async run(jobId: string): Promise<void> {
-    const job = await this.jobs.get(jobId);
-    if (!job || job.status === 'done' || job.status === 'failed') return;
-    await withAdminConnection(parseDatabaseUrl(this.config.DATABASE_URL), async (pg) => {
-      const { rows } = await pg.query<{ claimed: boolean }>(
-        'SELECT pg_try_advisory_lock($1, $2) AS claimed',
-        [MOVE_LOCK, job.clientId],
-      );
-      if (!rows[0].claimed) return;
-      await this.move(job);
-    });
+    const queued = await this.jobs.get(jobId);
+    if (!queued || queued.status === 'done' || queued.status === 'failed') return;
+    await this.lock.hold(
+      queued.clientId,
+      async () => {
+        const job = await this.jobs.get(jobId);
+        if (!job || job.status === 'done' || job.status === 'failed') return;
+        delete job.waitingFor;
+        await this.move(job);
+      },
+      async () => {
+        this.logger.log(`Moving ${queued.identifier} waits for a migration of the client to finish`);
+        await this.jobs.save({ ...queued, waitingFor: 'migration' });
+      },
+    );
   }
 
   /** Drops the database (and login role) a move left on the former server, unless the client is back there. */

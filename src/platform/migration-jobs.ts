@@ -11,6 +11,8 @@ export interface ClientMigrationProgress {
   status: ClientMigrationState;
   migrationsRun: string[];
   error?: string;
+  /** Set while the client's migration waits for a move of the client to finish. */
+  waitingFor?: 'move';
   startedAt: string | null;
   finishedAt: string | null;
 }

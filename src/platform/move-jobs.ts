@@ -19,6 +19,8 @@ export interface MoveJobView {
   error?: string;
   startedAt: string;
   finishedAt: string | null;
+  /** Set while the move waits for a migration of the client to finish before it pauses writes. */
+  waitingFor?: 'migration';
   /** When the copy left on the former server is dropped (set once the switch is done). */
   sourceDropAt: string | null;
 }

@@ -8,6 +8,7 @@ import { MigratedVersions } from './migrated-versions';
 import { ClientsController } from './clients.controller';
 import { ClientMoveProcessor } from './client-move.processor';
 import { ClientMoveQueue } from './client-move.queue';
+import { ClientMoveLock } from './client-move-lock';
 import { ClientMover } from './client-mover';
 import { ClientMovesController } from './client-moves.controller';
 import { ClientMovesService } from './client-moves.service';
@@ -51,6 +52,7 @@ export class PlatformModule {
         DatabaseServersService,
         ClientMoveQueue,
         ClientMover,
+        ClientMoveLock,
         ClientMovesService,
         MoveJobs,
         PlatformBootstrap,

@@ -36,6 +36,11 @@ export class MoveJobDto {
   @ApiProperty({ type: String, format: 'date-time' }) startedAt: string;
   @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' }) finishedAt: string | null;
   @ApiPropertyOptional({
+    enum: ['migration'],
+    description: 'Set while queued: the move waits for a migration of the client to finish',
+  })
+  waitingFor?: 'migration';
+  @ApiPropertyOptional({
     nullable: true,
     type: String,
     format: 'date-time',

@@ -21,6 +21,11 @@ export class ClientMigrationProgressDto {
   migrationsRun: string[];
   @ApiPropertyOptional({ description: 'Class of the failure, when failed (details in the server log)' })
   error?: string;
+  @ApiPropertyOptional({
+    enum: ['move'],
+    description: 'Set while running: the migration waits for a move of the client to finish',
+  })
+  waitingFor?: 'move';
   @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' }) startedAt: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' }) finishedAt: string | null;
 }
