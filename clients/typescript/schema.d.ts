@@ -6835,6 +6835,11 @@ export interface components {
             migrationsRun: string[];
             /** @description Class of the failure, when failed (details in the server log) */
             error?: string;
+            /**
+             * @description Set while running: the migration waits for a move of the client to finish
+             * @enum {string}
+             */
+            waitingFor?: "move";
             /** Format: date-time */
             startedAt?: string | null;
             /** Format: date-time */
@@ -6962,6 +6967,11 @@ export interface components {
             startedAt: string;
             /** Format: date-time */
             finishedAt?: string | null;
+            /**
+             * @description Set while queued: the move waits for a migration of the client to finish
+             * @enum {string}
+             */
+            waitingFor?: "migration";
             /**
              * Format: date-time
              * @description When the former database is dropped
