@@ -35,10 +35,14 @@ export interface DataSourceSettings {
   migrations?: (new () => MigrationInterface)[];
   migrationsTableName?: string;
   applicationName?: string;
+  /** Connects through a transaction pooler: no startup options (see pooling.ts). */
+  pooled?: boolean;
 }
 
 export function createDataSource(target: DbTarget, settings: DataSourceSettings): DataSource {
   const schema = settings.schema ?? 'public';
+  if (settings.pooled && schema !== 'public')
+    throw new Error(`A pooled connection cannot use schema ${schema}`);
   return new DataSource({
     type: 'postgres',
     host: target.host,
@@ -62,9 +66,20 @@ export function createDataSource(target: DbTarget, settings: DataSourceSettings)
       connectionTimeoutMillis: 10000,
       application_name: settings.applicationName ?? 'svc-platform',
       // Set at connection start-up, so it costs no round trip; never changed at session level later.
-      options: `-c search_path=${schema === 'public' ? 'public' : `${schema},public`}`,
+      ...searchPathOptions(schema, settings.pooled ?? false),
     },
   });
+}
+
+/**
+ * The startup `options` that put `schema` first on a connection's search_path, or nothing through a
+ * pooler. Without them the server's default (`"$user", public`) applies, which is `public`: no schema
+ * is named after a login role (client roles are named like their databases, sandbox schemas start
+ * with `sandbox_`), and sandbox work sets its search_path per transaction.
+ */
+export function searchPathOptions(schema: string, pooled: boolean): { options?: string } {
+  if (pooled) return {};
+  return { options: `-c search_path=${schema === 'public' ? 'public' : `${schema},public`}` };
 }
 
 /** Runs one statement on a short-lived connection (CREATE DATABASE cannot run inside a pool transaction). */

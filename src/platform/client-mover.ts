@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Client as PgClient } from 'pg';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppConfig } from '../config/app-config';
-import { DbTarget, parseDatabaseUrl, withAdminConnection } from '../database/data-source-factory';
+import { DbTarget, withAdminConnection } from '../database/data-source-factory';
+import { masterDirectTarget } from '../database/pooling';
 import { quoteIdent, quoteLiteral } from '../database/ddl';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
@@ -53,7 +54,7 @@ export class ClientMover {
   async run(jobId: string): Promise<void> {
     const job = await this.jobs.get(jobId);
     if (!job || job.status === 'done' || job.status === 'failed') return;
-    await withAdminConnection(parseDatabaseUrl(this.config.DATABASE_URL), async (pg) => {
+    await withAdminConnection(masterDirectTarget(this.config), async (pg) => {
       const { rows } = await pg.query<{ claimed: boolean }>(
         'SELECT pg_try_advisory_lock($1, $2) AS claimed',
         [MOVE_LOCK, job.clientId],
