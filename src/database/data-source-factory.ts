@@ -1,6 +1,6 @@
 import { Client as PgClient } from 'pg';
 import { DataSource, MigrationInterface } from 'typeorm';
-import { CommitInsertsSubscriber } from './commit-inserts';
+import { CommitInsertsSubscriber, sendUnnamedStatements } from './commit-inserts';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 import { QueryFailureLogger } from '../common/logging/query-failure-logger';
 
@@ -43,7 +43,7 @@ export function createDataSource(target: DbTarget, settings: DataSourceSettings)
   const schema = settings.schema ?? 'public';
   if (settings.pooled && schema !== 'public')
     throw new Error(`A pooled connection cannot use schema ${schema}`);
-  return new DataSource({
+  const dataSource = new DataSource({
     type: 'postgres',
     host: target.host,
     port: target.port,
@@ -69,6 +69,8 @@ export function createDataSource(target: DbTarget, settings: DataSourceSettings)
       ...searchPathOptions(schema, settings.pooled ?? false),
     },
   });
+  if (settings.pooled) sendUnnamedStatements(dataSource);
+  return dataSource;
 }
 
 /**

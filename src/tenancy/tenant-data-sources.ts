@@ -122,7 +122,10 @@ export class TenantDataSources implements OnModuleDestroy {
       this.ceiling,
       this.metrics,
     );
-    const dataSource = dataSourceWithMetadataOf(template, target, pool, this.settings);
+    const dataSource = dataSourceWithMetadataOf(template, target, pool, {
+      ...this.settings,
+      pooled: target.pooled,
+    });
     this.handles.set(identifier, { pool, dataSource });
     return dataSource;
   }

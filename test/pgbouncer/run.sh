@@ -75,13 +75,13 @@ transactions() { admin 'SHOW TOTALS' | awk -F'|' '$1 == "total_xact_count" { pri
 before="$(transactions)"
 
 if [ "$#" -eq 0 ]; then
-  set -- test/platform/tenancy.e2e-spec.ts test/platform/sandboxes.e2e-spec.ts test/identity test/records
+  set -- test/platform/tenancy.e2e-spec.ts test/platform/sandboxes.e2e-spec.ts test/identity/ test/records/
 fi
 echo "PgBouncer ${port} (transaction pooling) in front of ${PG_HOST}:${PG_PORT}: jest $*"
 status=0
 TEST_DATABASE_POOLER_URL="postgres://postgres@127.0.0.1:${port}/postgres" \
   TEST_DATABASE_ADMIN_URL="postgres://postgres@${PG_HOST}:${PG_PORT}/postgres" \
-  npx jest --selectProjects e2e "$@" || status=$?
+  npx jest "$@" --selectProjects e2e || status=$?
 
 through="$(( $(transactions) - before ))"
 echo "PgBouncer carried ${through} transactions"
