@@ -22,7 +22,7 @@ const KUSTOMIZATIONS = ['base', 'overlays/production'];
 
 /** Settings that go to the Secret, never the ConfigMap. */
 export const SECRET_SETTING =
-  /(SECRET|_KEY$|_KEY_ID$|PRIVATE_KEY|PASSWORD$|_TOKEN$|^SMTP_URL$|^DATABASE_URL$|^REDIS_URL$)/;
+  /(SECRET|_KEY$|_KEY_ID$|PRIVATE_KEY|PASSWORD$|_TOKEN$|^SMTP_URL$|^DATABASE_(DIRECT_)?URL$|^REDIS_URL$)/;
 
 /** Values of the ConfigMap that differ from .env.example's development defaults. */
 const CLUSTER_VALUES = {

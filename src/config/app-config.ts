@@ -41,6 +41,14 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/svc_master';
 
+  /**
+   * The master database reached without a transaction pooler, for what needs a session of its own:
+   * migrations, CREATE DATABASE, session advisory locks. Unset: DATABASE_URL is direct.
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  DATABASE_DIRECT_URL?: string = undefined;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -90,6 +98,21 @@ export class AppConfig {
   @Min(1)
   @Max(65535)
   MULTITENANCY_DB_PORT = 5432;
+
+  /**
+   * A transaction pooler (PgBouncer) in front of MULTITENANCY_DB_HOST:PORT: client-database pools of
+   * that server connect here; administrative work still goes to the server itself. Unset: no pooler.
+   */
+  @IsOptional()
+  @IsString()
+  MULTITENANCY_DB_POOLER_HOST?: string = undefined;
+
+  /** Port of MULTITENANCY_DB_POOLER_HOST (PgBouncer's default 6432). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  MULTITENANCY_DB_POOLER_PORT = 6432;
 
   /** Prefix of client database and login-role names: a client `acme` lives in `svc_acme`. */
   @Matches(/^[a-z][a-z0-9_]{0,20}$/, { message: 'must be a lowercase identifier prefix' })

@@ -3,7 +3,7 @@ import { validateSync } from 'class-validator';
 
 export class ConfigError extends Error {}
 
-const SECRET_NAME = /SECRET|KEY|PASSWORD|TOKEN|SMTP_URL|DATABASE_URL|REDIS_URL/;
+const SECRET_NAME = /SECRET|KEY|PASSWORD|TOKEN|SMTP_URL|DATABASE_(DIRECT_)?URL|REDIS_URL/;
 
 /**
  * Reads a settings class from the environment: each property (declared with a default, `undefined`

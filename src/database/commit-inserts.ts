@@ -41,7 +41,7 @@ export async function insertAtCommit(
 }
 
 interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<unknown>;
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<unknown>;
 }
 
 async function flush(runner: QueryRunner): Promise<void> {
@@ -51,8 +51,18 @@ async function flush(runner: QueryRunner): Promise<void> {
   const [text, params] = insertStatement(rows);
   // A named statement is parsed and planned once per connection instead of on every commit.
   // PostgreSQL re-plans it by itself when the (sandbox) search_path differs from the last use.
+  // Through a transaction pooler the next commit may run on another server connection, where the
+  // name is unknown (node-postgres skips the Parse of a name it prepared before): unnamed there.
   const connection = (await runner.connect()) as PgConnection;
-  await connection.query({ name: statementName(text), text, values: params });
+  const name = unnamedStatements.has(runner.connection) ? undefined : statementName(text);
+  await connection.query({ ...(name && { name }), text, values: params });
+}
+
+const unnamedStatements = new WeakSet<object>();
+
+/** Side records of this DataSource's transactions go as unnamed statements (it uses a pooler). */
+export function sendUnnamedStatements(dataSource: object): void {
+  unnamedStatements.add(dataSource);
 }
 
 const statementNames = new Map<string, string>();

@@ -1,6 +1,6 @@
 import { Client as PgClient } from 'pg';
 import { DataSource, MigrationInterface } from 'typeorm';
-import { CommitInsertsSubscriber } from './commit-inserts';
+import { CommitInsertsSubscriber, sendUnnamedStatements } from './commit-inserts';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 import { QueryFailureLogger } from '../common/logging/query-failure-logger';
 
@@ -35,11 +35,15 @@ export interface DataSourceSettings {
   migrations?: (new () => MigrationInterface)[];
   migrationsTableName?: string;
   applicationName?: string;
+  /** Connects through a transaction pooler: no startup options (see pooling.ts). */
+  pooled?: boolean;
 }
 
 export function createDataSource(target: DbTarget, settings: DataSourceSettings): DataSource {
   const schema = settings.schema ?? 'public';
-  return new DataSource({
+  if (settings.pooled && schema !== 'public')
+    throw new Error(`A pooled connection cannot use schema ${schema}`);
+  const dataSource = new DataSource({
     type: 'postgres',
     host: target.host,
     port: target.port,
@@ -62,9 +66,22 @@ export function createDataSource(target: DbTarget, settings: DataSourceSettings)
       connectionTimeoutMillis: 10000,
       application_name: settings.applicationName ?? 'svc-platform',
       // Set at connection start-up, so it costs no round trip; never changed at session level later.
-      options: `-c search_path=${schema === 'public' ? 'public' : `${schema},public`}`,
+      ...searchPathOptions(schema, settings.pooled ?? false),
     },
   });
+  if (settings.pooled) sendUnnamedStatements(dataSource);
+  return dataSource;
+}
+
+/**
+ * The startup `options` that put `schema` first on a connection's search_path, or nothing through a
+ * pooler. Without them the server's default (`"$user", public`) applies, which is `public`: no schema
+ * is named after a login role (client roles are named like their databases, sandbox schemas start
+ * with `sandbox_`), and sandbox work sets its search_path per transaction.
+ */
+export function searchPathOptions(schema: string, pooled: boolean): { options?: string } {
+  if (pooled) return {};
+  return { options: `-c search_path=${schema === 'public' ? 'public' : `${schema},public`}` };
 }
 
 /** Runs one statement on a short-lived connection (CREATE DATABASE cannot run inside a pool transaction). */

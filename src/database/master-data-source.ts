@@ -12,18 +12,23 @@ import {
 import { quoteIdent } from './ddl';
 import { EntityClasses, TENANT_ENTITIES } from './tenant-entities';
 import { runMigrationSet } from './migration-runner';
+import { masterDirectTarget, masterPooled } from './pooling';
 
 /** Internal to src/tenancy and src/database (an ESLint rule keeps it there); see PlatformDatabase. */
 export const MASTER_DATA_SOURCE = Symbol('MASTER_DATA_SOURCE');
 
-/** Creates the master database when missing and applies both migration sets to it. */
+/**
+ * Creates the master database when missing and applies both migration sets to it, over direct
+ * connections (DATABASE_DIRECT_URL); the application pool then opens at DATABASE_URL, which may be
+ * a transaction pooler.
+ */
 export async function openMasterDatabase(
   config: AppConfig,
   tenantEntities: EntityClasses,
   masterEntities: EntityClasses,
 ): Promise<DataSource> {
   const logger = new Logger('MasterDatabase');
-  const target = parseDatabaseUrl(config.DATABASE_URL);
+  const target = masterDirectTarget(config);
   await withAdminConnection({ ...target, database: 'postgres' }, async (admin) => {
     if (!(await databaseExists(admin, target.database))) {
       logger.log(`Creating master database ${target.database}`);
@@ -39,10 +44,11 @@ export async function openMasterDatabase(
   });
   await runMigrationSet(target, MASTER_MIGRATIONS, { tableName: 'platform_migrations' });
   await runMigrationSet(target, CLIENT_MIGRATIONS);
-  const dataSource = createDataSource(target, {
+  const dataSource = createDataSource(parseDatabaseUrl(config.DATABASE_URL), {
     entities: [...tenantEntities, ...masterEntities],
     poolMax: config.DATABASE_POOL_MAX,
     applicationName: 'svc-platform:master',
+    pooled: masterPooled(config),
   });
   return dataSource.initialize();
 }

@@ -1,5 +1,5 @@
 import { Client as PgClient } from 'pg';
-import { MigrationInterface } from 'typeorm';
+import { MigrationInterface, QueryRunner } from 'typeorm';
 import { createDataSource, DbTarget } from './data-source-factory';
 import { quoteIdent, quoteLiteral } from './ddl';
 
@@ -30,6 +30,7 @@ export async function runMigrationSet(
   const runner = dataSource.createQueryRunner();
   try {
     await runner.connect();
+    await expectOwnSession(runner, schema);
     await runner.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
     if (schema !== 'public') await runner.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     const ran = await dataSource.runMigrations({ transaction: 'each' });
@@ -38,6 +39,21 @@ export async function runMigrationSet(
     await runner.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
     await runner.release();
     await dataSource.destroy();
+  }
+}
+
+/**
+ * Migrations rely on a session: the schema's search_path comes with the connection's startup
+ * options and the advisory lock lasts until the end. A transaction pooler that drops the options
+ * (`ignore_startup_parameters = options`) shows here, before anything lands in the wrong schema.
+ */
+async function expectOwnSession(runner: QueryRunner, schema: string) {
+  const [{ search_path: searchPath }] = (await runner.query('SHOW search_path')) as { search_path: string }[];
+  const expected = schema === 'public' ? 'public' : `${schema}, public`;
+  if (searchPath.replace(/"/g, '') !== expected) {
+    throw new Error(
+      `Migrations need a direct database connection, not a transaction pooler (search_path is ${searchPath}, expected ${expected})`,
+    );
   }
 }
 

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { AuthSettings } from '../identity';
 import { PasswordResetService } from '../identity';
 import { SecretBox } from '../common/crypto/secret-box';
-import { createDataSource, parseDatabaseUrl, withAdminConnection } from '../database/data-source-factory';
+import { createDataSource, withAdminConnection } from '../database/data-source-factory';
+import { masterDirectTarget } from '../database/pooling';
 import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
 import { MailService } from '../mail/mail.service';
 import { ClientLinks } from '../tenancy/client-links';
@@ -53,7 +54,7 @@ export class ProvisioningProcessor implements OnModuleInit {
    * still works, another worker) finds the lock taken and leaves the work to the first.
    */
   private claimed(clientId: number) {
-    return withAdminConnection(parseDatabaseUrl(this.config.DATABASE_URL), async (pg) => {
+    return withAdminConnection(masterDirectTarget(this.config), async (pg) => {
       const { rows } = await pg.query<{ claimed: boolean }>(
         'SELECT pg_try_advisory_lock($1, $2) AS claimed',
         [PROVISIONING_LOCK, clientId],

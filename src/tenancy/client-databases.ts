@@ -1,12 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CLIENT_MIGRATIONS } from '../../migrations/client';
 import { AppConfig } from '../config/app-config';
-import {
-  databaseExists,
-  DbTarget,
-  parseDatabaseUrl,
-  withAdminConnection,
-} from '../database/data-source-factory';
+import { databaseExists, DbTarget, withAdminConnection } from '../database/data-source-factory';
+import { masterDirectTarget } from '../database/pooling';
 import { quoteIdent, quoteLiteral, runSchemaDdl, SchemaDdl } from '../database/ddl';
 import { migrationsAfter, newestMigrations, runMigrationSet } from '../database/migration-runner';
 import { SANDBOX_SCHEMA_LIKE } from './sandbox-naming';
@@ -199,7 +195,7 @@ export class ClientDatabases {
 
   /** Where sandbox schemas live: the client's database, or the master one when multi-tenancy is off. */
   private async sandboxTarget(client: Client | null): Promise<DbTarget> {
-    return client ? this.adminTarget(client) : parseDatabaseUrl(this.config.DATABASE_URL);
+    return client ? this.adminTarget(client) : masterDirectTarget(this.config);
   }
 
   /** The client's server, reached with that server's administrative login. */

@@ -1,7 +1,8 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { DataSourceSettings } from '../database/data-source-factory';
+import { DataSourceSettings, searchPathOptions } from '../database/data-source-factory';
+import { clientPoolTarget } from '../database/pooling';
 import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
 import { MASTER_DATA_SOURCE } from '../database/master-data-source';
 import { buildMetadataTemplate, dataSourceWithMetadataOf } from '../database/shared-metadata';
@@ -99,7 +100,7 @@ export class TenantDataSources implements OnModuleDestroy {
     const template = await this.template;
     const existing = this.handles.get(identifier); // opened by a concurrent caller meanwhile
     if (existing) return existing.dataSource;
-    const target = this.registry.connectionTarget(client);
+    const target = clientPoolTarget(this.config, this.registry.connectionTarget(client));
     const pool = new ClientConnectionPool(
       identifier,
       {
@@ -111,7 +112,7 @@ export class TenantDataSources implements OnModuleDestroy {
           database: target.database,
           application_name: `svc-platform:${identifier}`,
           // Set at connection start-up, so it costs no round trip; sandboxes set theirs per transaction.
-          options: '-c search_path=public',
+          ...searchPathOptions('public', target.pooled),
           connectionTimeoutMillis: 10_000,
         },
         max: this.config.TENANT_POOL_MAX,
@@ -121,7 +122,10 @@ export class TenantDataSources implements OnModuleDestroy {
       this.ceiling,
       this.metrics,
     );
-    const dataSource = dataSourceWithMetadataOf(template, target, pool, this.settings);
+    const dataSource = dataSourceWithMetadataOf(template, target, pool, {
+      ...this.settings,
+      pooled: target.pooled,
+    });
     this.handles.set(identifier, { pool, dataSource });
     return dataSource;
   }

@@ -8,7 +8,15 @@ import { parseDatabaseUrl, withAdminConnection } from '../../src/database/data-s
 import { codeFromMail, SmtpSink } from './smtp-sink';
 import { StartupMigrations } from '../../src/platform/startup-migrations';
 import { checkedInContract, checkResponses } from './contract/contract-hook';
-import { ADMIN_URL, databaseUrl, REDIS_URL, runPrefix, templateDatabase } from './test-env';
+import {
+  ADMIN_URL,
+  databaseUrl,
+  POOLER_URL,
+  pooledDatabaseUrl,
+  REDIS_URL,
+  runPrefix,
+  templateDatabase,
+} from './test-env';
 
 export const SUPER_ADMIN = { email: 'root@platform.test', password: 'Sup3r-secret-pass' };
 
@@ -43,7 +51,8 @@ export async function bootApp(
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
     PATH: process.env.PATH,
-    DATABASE_URL: databaseUrl(masterDatabase),
+    DATABASE_URL: pooledDatabaseUrl(masterDatabase),
+    ...poolerEnv(masterDatabase),
     REDIS_URL,
     REDIS_PREFIX: masterDatabase,
     MULTITENANCY_DB_HOST: parseDatabaseUrl(ADMIN_URL).host,
@@ -74,6 +83,17 @@ export async function bootApp(
     masterDatabase,
     http: () => request(app.getHttpServer()),
     close: () => app.close(),
+  };
+}
+
+/** Settings that send the app's pools through the run's pooler, if it has one. */
+function poolerEnv(masterDatabase: string): Record<string, string> {
+  if (!POOLER_URL) return {};
+  const pooler = parseDatabaseUrl(POOLER_URL);
+  return {
+    DATABASE_DIRECT_URL: databaseUrl(masterDatabase),
+    MULTITENANCY_DB_POOLER_HOST: pooler.host,
+    MULTITENANCY_DB_POOLER_PORT: String(pooler.port),
   };
 }
 
