@@ -480,7 +480,7 @@ export async function main(): Promise<void> {
     for (const s of systems) created.get(s.name)!.bare = await bareInserts(s.bare, ...s.bareInsert);
     const [oc, dc] = [created.get('ours')!, created.get('Directus')!];
     console.log(
-      `  record creation, ${CONNECTIONS} connections, ${DURATION_S} s: ours ${fmt(oc.rps, 0)} req/s (non-2xx ${oc.non2xx}, bare INSERT ${fmt(oc.bare, 0)}/s, ratio ${fmt(oc.rps / oc.bare, 2)}); Directus ${fmt(dc.rps, 0)} req/s (non-2xx ${dc.non2xx}, bare INSERT ${fmt(dc.bare, 0)}/s, ratio ${fmt(dc.rps / dc.bare, 2)}); ours ÷ Directus ${fmt(oc.rps / dc.rps, 2)}, of the ratios ${fmt(oc.rps / oc.bare / (dc.rps / dc.bare), 2)}`,
+      `  record creation, ${CONNECTIONS} connections, ${DURATION_S} s: ours ${fmt(oc.rps, 1)} req/s (non-2xx ${oc.non2xx}, bare INSERT ${fmt(oc.bare, 0)}/s, ratio ${fmt(oc.rps / oc.bare, 2)}); Directus ${fmt(dc.rps, 1)} req/s (non-2xx ${dc.non2xx}, bare INSERT ${fmt(dc.bare, 0)}/s, ratio ${fmt(dc.rps / dc.bare, 2)}); ours ÷ Directus ${fmt(oc.rps / dc.rps, 2)}, of the ratios ${fmt(oc.rps / oc.bare / (dc.rps / dc.bare), 2)}`,
     );
 
     const added = new Map<string, number[]>();
