@@ -18,6 +18,7 @@ async function main() {
       'tenants/outbox',
       'compliance',
       'cms',
+      'cms-directus',
       'ai',
       'documents',
       'search-ranking',

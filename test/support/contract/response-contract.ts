@@ -1,5 +1,5 @@
 import addFormats from 'ajv-formats';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAPIBackend, { type Document, type Operation } from 'openapi-backend';
 
@@ -13,7 +13,12 @@ export interface ObservedResponse {
   body?: string;
 }
 
-export const CHECKED_IN_DOCUMENT = join(__dirname, '..', '..', '..', 'openapi.json');
+/** The repository's openapi.json, from the sources (tests) or from their build under dist-bench/ (benches). */
+export const CHECKED_IN_DOCUMENT =
+  [
+    join(__dirname, '..', '..', '..', 'openapi.json'),
+    join(__dirname, '..', '..', '..', '..', 'openapi.json'),
+  ].find((candidate) => existsSync(candidate)) ?? join(__dirname, '..', '..', '..', 'openapi.json');
 
 /**
  * Routes the document leaves out on purpose: Prometheus metrics, the document and Swagger UI
