@@ -22,12 +22,12 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { DocumentsSettings } from '../../src/documents/documents.settings';
-import { EmbeddedOcrEngine } from '../../src/documents/ocr/embedded-engine';
+import { EmbeddedOcrEngine, pageSegmentation } from '../../src/documents/ocr/embedded-engine';
 import { HttpOcrEngine } from '../../src/documents/ocr/http-engine';
 import { mupdf } from '../../src/documents/ocr/page-renderer';
 import { ParseSandbox } from '../../src/documents/ocr/parse-sandbox';
@@ -39,6 +39,10 @@ const CER_PAGES = Number(process.env.BENCH_CER_PAGES ?? 2);
 const SCAN_FILES = Number(process.env.BENCH_SCAN_FILES ?? 4);
 const SCAN_PAGES = Number(process.env.BENCH_SCAN_PAGES ?? 6);
 const WORKERS = Number(process.env.BENCH_OCR_WORKERS ?? 2);
+/** Models to measure (comma-separated, e.g. `jpn,kor`); all vendored ones by default. */
+const CER_LANGS = process.env.BENCH_CER_LANGS?.split(',').filter(Boolean);
+/** A folder to keep each page's image and both readings in, to look at the errors. */
+const CER_KEEP = process.env.BENCH_CER_KEEP;
 
 /** ocrmypdf's own niceness. */
 const NICE = 5;
@@ -281,6 +285,7 @@ async function benchCer(dir: string, models: string[], cli: boolean) {
   );
   try {
     for (const model of models) {
+      if (CER_LANGS && !CER_LANGS.includes(model)) continue;
       const language = LANGUAGES[model];
       if (!language) {
         console.log(`cer ${model}: no sample text in the bench, skipped`);
@@ -300,48 +305,59 @@ async function benchCer(dir: string, models: string[], cli: boolean) {
         embedded.push((await engine.recognize(page.png, 'image/png', language.code)).text);
       const embeddedMs = (Date.now() - started) / pages.length;
       const cjk = language.cjk !== undefined;
-      const embeddedCer = cer(
-        pages.map((page) => [page]),
-        embedded,
-        cjk,
-      );
-      let line = `cer ${model}: embedded ${fmt(embeddedCer * 100, 2)} % (${fmt(embeddedMs, 0)} ms/page)`;
-      if (cli) {
-        const program: string[] = [];
-        started = Date.now();
-        for (const [i, page] of pages.entries()) {
-          const path = join(dir, `cer-${model}-${i}.png`);
-          await writeFile(path, page.png);
-          program.push(
-            await run('tesseract', [
-              path,
-              '-',
-              '-l',
-              model,
-              '--tessdata-dir',
-              dir,
-              '--oem',
-              '1',
-              '--psm',
-              '3',
-            ]),
-          );
-        }
-        const programMs = (Date.now() - started) / pages.length;
-        const programCer = cer(
+      const pageCer = (texts: string[]) =>
+        cer(
           pages.map((page) => [page]),
-          program,
+          texts,
           cjk,
         );
+      const embeddedCer = pageCer(embedded);
+      let line = `cer ${model}: embedded ${fmt(embeddedCer * 100, 2)} % (${fmt(embeddedMs, 0)} ms/page)`;
+      if (cli) {
+        const program = await readWithProgram(dir, model, pages, '3');
+        const programCer = pageCer(program.texts);
         line +=
-          `, tesseract program ${fmt(programCer * 100, 2)} % (${fmt(programMs, 0)} ms/page); ` +
+          `, tesseract program ${fmt(programCer * 100, 2)} % (${fmt(program.ms, 0)} ms/page); ` +
           `CER embedded/program ${ratio(embeddedCer, programCer)} ` +
           '(target <= 1, and embedded <= 3 %)';
+        const psm = pageSegmentation(model);
+        if (psm !== '3') {
+          // The engine segments this language's pages otherwise: the program with the same mode too.
+          const same = await readWithProgram(dir, model, pages, psm);
+          line += `; program with the engine's --psm ${psm}: ${fmt(pageCer(same.texts) * 100, 2)} %`;
+        }
+        if (CER_KEEP) await keep(model, pages, embedded, program.texts);
       }
       console.log(line);
     }
   } finally {
     await engine.onModuleDestroy();
+  }
+}
+
+/** The `tesseract` program's reading of each page, with page segmentation mode `psm`. */
+async function readWithProgram(dir: string, model: string, pages: Page[], psm: string) {
+  const texts: string[] = [];
+  const started = Date.now();
+  for (const [i, page] of pages.entries()) {
+    const path = join(dir, `cer-${model}-${i}.png`);
+    await writeFile(path, page.png);
+    texts.push(
+      await run('tesseract', [path, '-', '-l', model, '--tessdata-dir', dir, '--oem', '1', '--psm', psm]),
+    );
+  }
+  return { texts, ms: (Date.now() - started) / pages.length };
+}
+
+/** Each page's image, its text and both readings, in CER_KEEP. */
+async function keep(model: string, pages: Page[], embedded: string[], program: string[]) {
+  await mkdir(CER_KEEP!, { recursive: true });
+  for (const [i, page] of pages.entries()) {
+    const name = join(CER_KEEP!, `${model}-${i}`);
+    await writeFile(`${name}.png`, page.png);
+    await writeFile(`${name}.truth.txt`, page.lines.join('\n'));
+    await writeFile(`${name}.embedded.txt`, embedded[i]);
+    await writeFile(`${name}.program.txt`, program[i]);
   }
 }
 
@@ -430,7 +446,7 @@ export async function main(): Promise<void> {
         'cer: the tesseract program is not installed (apt-get install tesseract-ocr), embedded only',
       );
     if (CER_PAGES > 0) await benchCer(dir, models, cli);
-    await benchThroughput(dir);
+    if (SCAN_FILES > 0 && SCAN_PAGES > 0) await benchThroughput(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
