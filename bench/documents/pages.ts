@@ -28,6 +28,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import Tesseract from 'tesseract.js';
 import { DocumentsSettings } from '../../src/documents/documents.settings';
 import { EmbeddedOcrEngine, pageSegmentation } from '../../src/documents/ocr/embedded-engine';
 import { HttpOcrEngine } from '../../src/documents/ocr/http-engine';
@@ -309,7 +310,7 @@ async function benchCer(dir: string, models: string[], cli: boolean) {
         Array.from({ length: CER_PAGES }, (_, n) => typeset(pageLines(language.lines, n), language)),
       );
       await engine.recognize(pages[0].png, 'image/png', language.code); // the worker created, not timed
-      let started = Date.now();
+      const started = Date.now();
       const embedded: string[] = [];
       for (const page of pages)
         embedded.push((await engine.recognize(page.png, 'image/png', language.code)).text);
@@ -331,7 +332,7 @@ async function benchCer(dir: string, models: string[], cli: boolean) {
           `CER embedded/program ${ratio(embeddedCer, programCer)} ` +
           '(target <= 1, and embedded <= 3 %)';
         const psm = pageSegmentation(model);
-        if (psm !== '3') {
+        if (psm !== Tesseract.PSM.AUTO) {
           // The engine segments this language's pages otherwise: the program with the same mode too.
           const same = await readWithProgram(dir, model, pages, psm);
           line += `; program with the engine's --psm ${psm}: ${fmt(pageCer(same.texts) * 100, 2)} %`;
