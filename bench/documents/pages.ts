@@ -5,9 +5,11 @@
  *    pages of sentences typeset at 11 pt and rendered at 300 dpi (MuPDF; Latin scripts in its built-in
  *    Times, Chinese, Japanese and Korean in Noto Sans CJK from Debian's fonts-noto-cjk), read by the
  *    embedded engine and by the `tesseract` program (Debian package tesseract-ocr) with the same
- *    model file (--tessdata-dir). CER = edit distance / characters of the page, whitespace collapsed
- *    (removed for CJK, where Tesseract spaces characters apart). Target: the engine's CER at most the
- *    program's, and at most 3 %.
+ *    model file (--tessdata-dir), page segmentation as the program's default (--psm 3) and, for a
+ *    language the engine segments otherwise (Korean: one column), also as the engine does. CER = edit
+ *    distance / characters of the page, whitespace runs counted as one space (Korean included, which
+ *    spaces its words), not counted at all for Chinese and Japanese (written without spaces; Tesseract
+ *    may space their characters apart). Target: the engine's CER at most the program's, and at most 3 %.
  * 2. Scanned-PDF throughput: BENCH_SCAN_FILES image-only PDFs of BENCH_SCAN_PAGES pages each (English
  *    pages as above, embedded as 300-dpi grey scans) read by the pipeline's text extraction (parse
  *    sandbox renders, embedded engine reads) with BENCH_OCR_WORKERS workers and as many documents at a
@@ -22,12 +24,13 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import Tesseract from 'tesseract.js';
 import { DocumentsSettings } from '../../src/documents/documents.settings';
-import { EmbeddedOcrEngine } from '../../src/documents/ocr/embedded-engine';
+import { EmbeddedOcrEngine, pageSegmentation } from '../../src/documents/ocr/embedded-engine';
 import { HttpOcrEngine } from '../../src/documents/ocr/http-engine';
 import { mupdf } from '../../src/documents/ocr/page-renderer';
 import { ParseSandbox } from '../../src/documents/ocr/parse-sandbox';
@@ -39,6 +42,10 @@ const CER_PAGES = Number(process.env.BENCH_CER_PAGES ?? 2);
 const SCAN_FILES = Number(process.env.BENCH_SCAN_FILES ?? 4);
 const SCAN_PAGES = Number(process.env.BENCH_SCAN_PAGES ?? 6);
 const WORKERS = Number(process.env.BENCH_OCR_WORKERS ?? 2);
+/** Models to measure (comma-separated, e.g. `jpn,kor`); all vendored ones by default. */
+const CER_LANGS = process.env.BENCH_CER_LANGS?.split(',').filter(Boolean);
+/** A folder to keep each page's image and both readings in, to look at the errors. */
+const CER_KEEP = process.env.BENCH_CER_KEEP;
 
 /** ocrmypdf's own niceness. */
 const NICE = 5;
@@ -50,6 +57,8 @@ interface Language {
   code: string;
   /** Subfont of Noto Sans CJK (its collection holds JP, KR, SC, TC, HK in this order); none: Latin. */
   cjk?: number;
+  /** Written without spaces between words (Chinese, Japanese): whitespace is not counted. */
+  unspaced?: true;
   lines: string[];
 }
 
@@ -109,6 +118,7 @@ const LANGUAGES: Record<string, Language> = {
   chi_sim: {
     code: 'ch',
     cjk: 2,
+    unspaced: true,
     lines: [
       '四号涡轮机年度检查发现推力轴承磨损。',
       '从齿轮箱采集了油样并送往实验室。',
@@ -127,6 +137,7 @@ const LANGUAGES: Record<string, Language> = {
   jpn: {
     code: 'japan',
     cjk: 0,
+    unspaced: true,
     lines: [
       '四号タービンの年次点検で軸受の摩耗が見つかった。',
       '歯車箱から油を採取して試験所に送った。',
@@ -200,8 +211,12 @@ async function typeset(lines: string[], language: Language): Promise<Page> {
 /** The lines of page `n`: the language's sentences, rotated so that each page differs. */
 const pageLines = (lines: string[], n: number) => lines.map((_, i) => lines[(i + n * 5) % lines.length]);
 
-const normalise = (text: string, cjk: boolean) =>
-  cjk ? text.replace(/\s+/g, '') : text.replace(/\s+/g, ' ').trim();
+/**
+ * Whitespace runs count as one space (line breaks and blank lines are layout, not text); in scripts
+ * written without spaces they count not at all, since Tesseract may set spaces between their characters.
+ */
+const normalise = (text: string, unspaced: boolean) =>
+  unspaced ? text.replace(/\s+/g, '') : text.replace(/\s+/g, ' ').trim();
 
 function editDistance(a: string, b: string): number {
   const [x, y] = [[...a], [...b]];
@@ -221,12 +236,12 @@ function editDistance(a: string, b: string): number {
 }
 
 /** Edit distance over the characters of the documents (their pages' lines), all together. */
-function cer(documents: Page[][], texts: string[], cjk: boolean): number {
+function cer(documents: Page[][], texts: string[], unspaced: boolean): number {
   let errors = 0;
   let chars = 0;
   documents.forEach((pages, i) => {
-    const truth = normalise(pages.map((page) => page.lines.join('\n')).join('\n'), cjk);
-    errors += editDistance(truth, normalise(texts[i], cjk));
+    const truth = normalise(pages.map((page) => page.lines.join('\n')).join('\n'), unspaced);
+    errors += editDistance(truth, normalise(texts[i], unspaced));
     chars += [...truth].length;
   });
   return errors / chars;
@@ -281,6 +296,7 @@ async function benchCer(dir: string, models: string[], cli: boolean) {
   );
   try {
     for (const model of models) {
+      if (CER_LANGS && !CER_LANGS.includes(model)) continue;
       const language = LANGUAGES[model];
       if (!language) {
         console.log(`cer ${model}: no sample text in the bench, skipped`);
@@ -294,54 +310,65 @@ async function benchCer(dir: string, models: string[], cli: boolean) {
         Array.from({ length: CER_PAGES }, (_, n) => typeset(pageLines(language.lines, n), language)),
       );
       await engine.recognize(pages[0].png, 'image/png', language.code); // the worker created, not timed
-      let started = Date.now();
+      const started = Date.now();
       const embedded: string[] = [];
       for (const page of pages)
         embedded.push((await engine.recognize(page.png, 'image/png', language.code)).text);
       const embeddedMs = (Date.now() - started) / pages.length;
-      const cjk = language.cjk !== undefined;
-      const embeddedCer = cer(
-        pages.map((page) => [page]),
-        embedded,
-        cjk,
-      );
+      const unspaced = language.unspaced === true;
+      const pageCer = (texts: string[]) =>
+        cer(
+          pages.map((page) => [page]),
+          texts,
+          unspaced,
+        );
+      const embeddedCer = pageCer(embedded);
       let line = `cer ${model}: embedded ${fmt(embeddedCer * 100, 2)} % (${fmt(embeddedMs, 0)} ms/page)`;
       if (cli) {
-        const program: string[] = [];
-        started = Date.now();
-        for (const [i, page] of pages.entries()) {
-          const path = join(dir, `cer-${model}-${i}.png`);
-          await writeFile(path, page.png);
-          program.push(
-            await run('tesseract', [
-              path,
-              '-',
-              '-l',
-              model,
-              '--tessdata-dir',
-              dir,
-              '--oem',
-              '1',
-              '--psm',
-              '3',
-            ]),
-          );
-        }
-        const programMs = (Date.now() - started) / pages.length;
-        const programCer = cer(
-          pages.map((page) => [page]),
-          program,
-          cjk,
-        );
+        const program = await readWithProgram(dir, model, pages, '3');
+        const programCer = pageCer(program.texts);
         line +=
-          `, tesseract program ${fmt(programCer * 100, 2)} % (${fmt(programMs, 0)} ms/page); ` +
+          `, tesseract program ${fmt(programCer * 100, 2)} % (${fmt(program.ms, 0)} ms/page); ` +
           `CER embedded/program ${ratio(embeddedCer, programCer)} ` +
           '(target <= 1, and embedded <= 3 %)';
+        const psm = pageSegmentation(model);
+        if (psm !== Tesseract.PSM.AUTO) {
+          // The engine segments this language's pages otherwise: the program with the same mode too.
+          const same = await readWithProgram(dir, model, pages, psm);
+          line += `; program with the engine's --psm ${psm}: ${fmt(pageCer(same.texts) * 100, 2)} %`;
+        }
+        if (CER_KEEP) await keep(model, pages, embedded, program.texts);
       }
       console.log(line);
     }
   } finally {
     await engine.onModuleDestroy();
+  }
+}
+
+/** The `tesseract` program's reading of each page, with page segmentation mode `psm`. */
+async function readWithProgram(dir: string, model: string, pages: Page[], psm: string) {
+  const texts: string[] = [];
+  const started = Date.now();
+  for (const [i, page] of pages.entries()) {
+    const path = join(dir, `cer-${model}-${i}.png`);
+    await writeFile(path, page.png);
+    texts.push(
+      await run('tesseract', [path, '-', '-l', model, '--tessdata-dir', dir, '--oem', '1', '--psm', psm]),
+    );
+  }
+  return { texts, ms: (Date.now() - started) / pages.length };
+}
+
+/** Each page's image, its text and both readings, in CER_KEEP. */
+async function keep(model: string, pages: Page[], embedded: string[], program: string[]) {
+  await mkdir(CER_KEEP!, { recursive: true });
+  for (const [i, page] of pages.entries()) {
+    const name = join(CER_KEEP!, `${model}-${i}`);
+    await writeFile(`${name}.png`, page.png);
+    await writeFile(`${name}.truth.txt`, page.lines.join('\n'));
+    await writeFile(`${name}.embedded.txt`, embedded[i]);
+    await writeFile(`${name}.program.txt`, program[i]);
   }
 }
 
@@ -430,7 +457,7 @@ export async function main(): Promise<void> {
         'cer: the tesseract program is not installed (apt-get install tesseract-ocr), embedded only',
       );
     if (CER_PAGES > 0) await benchCer(dir, models, cli);
-    await benchThroughput(dir);
+    if (SCAN_FILES > 0 && SCAN_PAGES > 0) await benchThroughput(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -15,6 +15,18 @@ import { OcrEngine, OcrResult, OcrServiceStatus } from './ocr-engine';
 const BUNDLED = new Set(['eng', 'fra', 'deu', 'chi_sim', 'jpn', 'kor']);
 const BEST_PACKAGES = new Set(['eng', 'fra']);
 const FAST_PACKAGE = '@svc-platform/tessdata-fast/package.json';
+/**
+ * Page segmentation per Tesseract model: automatic (PSM 3, columns and separate blocks) unless listed.
+ * Korean: Tesseract's automatic layout analysis merges neighbouring lines of Hangul set at 11 pt on a
+ * 300-dpi page (both this engine and the `tesseract` program read about a quarter of the characters
+ * wrong there, whatever the model), while a single column of text (PSM 4) reads every size measured
+ * (9 to 14 pt) without that loss; Korean pages are read as one column, so two columns side by side are
+ * read line by line across both (see docs/documents.md).
+ */
+const PAGE_SEGMENTATION: Record<string, Tesseract.PSM> = { kor: Tesseract.PSM.SINGLE_COLUMN };
+export const pageSegmentation = (lang: string): Tesseract.PSM =>
+  PAGE_SEGMENTATION[lang] ?? Tesseract.PSM.AUTO;
+
 const bestFolder = (lang: string) =>
   join(dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)), '4.0.0_best_int');
 
@@ -117,7 +129,7 @@ export class EmbeddedOcrEngine implements OcrEngine, OnModuleDestroy {
     this.all.add(worker);
     // The library's API defaults to a single block of text; the command-line program analyses the
     // page layout (columns, separate blocks), which real scans need.
-    await worker.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.AUTO });
+    await worker.setParameters({ tessedit_pageseg_mode: pageSegmentation(lang) });
     return worker;
   }
 
