@@ -5,6 +5,7 @@ import { clientDatabase, sql } from '../test/support/pg';
 import { databaseUrl } from '../test/support/test-env';
 import { SmtpSink } from '../test/support/smtp-sink';
 import { bootApp, provisionClient } from '../test/support/test-app';
+import { CONTRACT_EXEMPT_HEADER } from '../test/support/contract/contract-hook';
 import { BENCH_SECRETS, fmt, withBenchRun } from './bench-env';
 
 /** Rows of the custom table (100,000 for the real figures; set lower to prove the scenario runs). */
@@ -12,6 +13,8 @@ const ROWS = Number(process.env.BENCH_CMS_ROWS ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_CMS_SAMPLES ?? 300);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/** Fields added one after the other, each through the API and beside it by a bare ALTER TABLE. */
+const ADD_FIELD_ROUNDS = Number(process.env.BENCH_CMS_ADD_FIELDS ?? 5);
 
 const ASSETS = {
   collectionName: 'bench_assets',
@@ -56,16 +59,16 @@ async function timed(work: (i: number) => Promise<unknown>): Promise<number[]> {
 }
 
 /** Inserts per second of the bare INSERT from CONNECTIONS clients for DURATION_S. */
-async function bareInserts(pool: Pool): Promise<number> {
+async function bareInserts(pool: Pool, company: number): Promise<number> {
   const end = Date.now() + DURATION_S * 1000;
   let done = 0;
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (Date.now() < end) {
         await pool.query(
-          `INSERT INTO cms_bench_assets (created_by_id, updated_by_id, name, capacity, weight, price, active, level)
-           VALUES ($1, $1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-          [1, 'Created', 5, 1.5, '9.99', true, 'LOW'],
+          `INSERT INTO cms_bench_assets (company_id, created_by_id, updated_by_id, name, capacity, weight, price, active, level)
+           VALUES ($8, $1, $1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+          [1, 'Created', 5, 1.5, '9.99', true, 'LOW', company],
         );
         done++;
       }
@@ -96,18 +99,29 @@ export async function main(): Promise<void> {
   const t = await bootApp({ env: { SMTP_URL: sink.url, LOG_LEVEL: 'error', ...BENCH_SECRETS } });
   try {
     const client = await provisionClient(t, sink, 'benchcms');
-    const headers = { 'X-Client-ID': 'benchcms', Authorization: `Bearer ${client.adminToken}` };
+    // The harness checks test answers against the OpenAPI document; a bench measures the app alone.
+    const headers = {
+      'X-Client-ID': 'benchcms',
+      Authorization: `Bearer ${client.adminToken}`,
+      [CONTRACT_EXEMPT_HEADER]: '1',
+    };
     const created = await t.http().post('/api/cms/content-types').set(headers).send(ASSETS);
     if (created.status !== 201)
       throw new Error(`content type: ${created.status} ${JSON.stringify(created.body)}`);
     const db = clientDatabase(t.masterDatabase, 'benchcms');
+    // A new type is company-scoped: the rows go to the admin's company, as the API's records do.
+    const [{ company }] = await sql<{ company: number }>(
+      db,
+      'SELECT company_id AS company FROM users WHERE email = $1',
+      [client.adminEmail],
+    );
     await sql(
       db,
-      `INSERT INTO cms_bench_assets (code, name, description, capacity, weight, price, active, installed_on, level, extra)
-       SELECT 'A-' || g, 'Asset ' || g, 'Bench asset number ' || g, g % 1000, g * 0.5, (g % 10000) / 100.0, g % 2 = 0,
+      `INSERT INTO cms_bench_assets (company_id, code, name, description, capacity, weight, price, active, installed_on, level, extra)
+       SELECT $2::int, 'A-' || g, 'Asset ' || g, 'Bench asset number ' || g, g % 1000, g * 0.5, (g % 10000) / 100.0, g % 2 = 0,
               DATE '2020-01-01' + (g % 2000), (ARRAY['LOW','MEDIUM','HIGH'])[1 + g % 3], jsonb_build_object('n', g)
          FROM generate_series(1, $1::int) g`,
-      [ROWS],
+      [ROWS, company],
     );
     await sql(db, 'ANALYZE cms_bench_assets');
     const base = `http://127.0.0.1:${(t.app.getHttpServer() as { address(): { port: number } }).address().port}`;
@@ -204,30 +218,43 @@ export async function main(): Promise<void> {
     const record = { name: 'Created', capacity: 5, weight: 1.5, price: 9.99, active: true, level: 'LOW' };
     const units = await throughput(`${base}/api/units`, headers, { name: 'Bench unit', capacityMw: 5 });
     const cms = await throughput(`${base}/api/cms/bench_assets`, headers, record);
-    const bareRps = await bareInserts(bare);
+    const bareRps = await bareInserts(bare, company);
 
-    // Adding a field: the API's PUT, then the bare ALTER TABLE of the same kind of column.
-    const start = performance.now();
-    const put = await t
-      .http()
-      .put('/api/cms/content-types/bench_assets')
-      .set(headers)
-      .send({ attributes: { ...ASSETS.attributes, added: { type: 'string' } } });
-    const addField = performance.now() - start;
-    if (put.status !== 200) throw new Error(`add field: ${put.status} ${JSON.stringify(put.body)}`);
-    const again = performance.now();
+    // Adding a field. The inserts above leave the table to autovacuum, whose lock an ALTER TABLE
+    // waits on until PostgreSQL cancels it (deadlock_timeout, 1 s): VACUUM first, so that the
+    // figures are those of the change, then API PUTs and bare ALTER TABLEs of the same kind of
+    // column in turn, each adding one nullable column to the filled table.
+    const vacuuming = await bareQuery(
+      `SELECT 1 FROM pg_stat_activity WHERE backend_type = 'autovacuum worker' AND query LIKE '%cms_bench_assets%'`,
+    );
+    const firstStart = performance.now();
     await t
       .http()
       .put('/api/cms/content-types/bench_assets')
       .set(headers)
-      .send({
-        attributes: { ...ASSETS.attributes, added: { type: 'string' }, addedToo: { type: 'integer' } },
-      })
+      .send({ attributes: { ...ASSETS.attributes, first: { type: 'string' } } })
       .expect(200);
-    const addSecond = performance.now() - again;
-    const bareStart = performance.now();
-    await bareQuery('ALTER TABLE cms_bench_assets ADD COLUMN bare_added varchar(255)');
-    const bareAdd = performance.now() - bareStart;
+    const firstPut = performance.now() - firstStart;
+    await bareQuery('VACUUM (ANALYZE) cms_bench_assets');
+    const added: Record<string, unknown> = { first: { type: 'string' } };
+    const putTimes: number[] = [];
+    const alterTimes: number[] = [];
+    for (let i = 0; i < ADD_FIELD_ROUNDS; i++) {
+      added[`added${i}`] = { type: i % 2 ? 'integer' : 'string' };
+      const start = performance.now();
+      const put = await t
+        .http()
+        .put('/api/cms/content-types/bench_assets')
+        .set(headers)
+        .send({ attributes: { ...ASSETS.attributes, ...added } });
+      putTimes.push(performance.now() - start);
+      if (put.status !== 200) throw new Error(`add field: ${put.status} ${JSON.stringify(put.body)}`);
+      const bareStart = performance.now();
+      await bareQuery(
+        `ALTER TABLE cms_bench_assets ADD COLUMN bare_added${i} ${i % 2 ? 'integer' : 'varchar(255)'}`,
+      );
+      alterTimes.push(performance.now() - bareStart);
+    }
     // What a PUT read before it checked enumerations only when they lose values: every row.
     const scanStart = performance.now();
     await bareQuery(
@@ -256,8 +283,12 @@ export async function main(): Promise<void> {
     console.log(
       `  ratio custom record / unit        : ${fmt(ratio, 2)} (target >= 0.70: ${ratio >= 0.7 ? 'met' : 'NOT met'})`,
     );
+    const [putMedian, alterMedian] = [percentile(putTimes, 50), percentile(alterTimes, 50)];
     console.log(
-      `  adding a field to the table       : ${fmt(addField, 0)} ms, another ${fmt(addSecond, 0)} ms; bare ALTER TABLE ${fmt(bareAdd, 1)} ms (ratio ${fmt(Math.min(addField, addSecond) / bareAdd, 2)}; target < 1000 ms)`,
+      `  adding a field to the table       : PUT median ${fmt(putMedian, 0)} ms (${putTimes.map((v) => fmt(v, 0)).join(', ')}); bare ALTER TABLE median ${fmt(alterMedian, 1)} ms (${alterTimes.map((v) => fmt(v, 0)).join(', ')}) (ratio ${fmt(putMedian / alterMedian, 2)})`,
+    );
+    console.log(
+      `  the first PUT, right after the inserts: ${fmt(firstPut, 0)} ms (autovacuum on the table then: ${vacuuming.rowCount ? 'yes' : 'no'})`,
     );
     console.log(`  the enumeration scan PUT no longer does : ${fmt(enumScan, 1)} ms`);
   } finally {

@@ -5,7 +5,8 @@ import { AppError } from '../common/errors/app-error';
 import { FileUpload, FileUploadHooks, LinkableTargets, LinkTarget } from '../files';
 import { allowedTypesText, fitsAllowedTypes } from './cms-media';
 import { assertCms } from './cms-permissions';
-import { CmsRecordsService } from './cms-records.service';
+import { CmsRecordQueries } from './cms-record-queries';
+import { CmsRecordWrites } from './cms-record-writes';
 import { ContentTypeCache } from './content-type-cache';
 import { CompiledType } from './content-type.types';
 
@@ -28,7 +29,8 @@ export class MediaLink {
 export class CmsMediaLinks implements OnModuleInit {
   constructor(
     private readonly types: ContentTypeCache,
-    private readonly records: CmsRecordsService,
+    private readonly queries: CmsRecordQueries,
+    private readonly writes: CmsRecordWrites,
     private readonly targets: LinkableTargets,
     private readonly uploads: FileUploadHooks,
   ) {}
@@ -66,7 +68,7 @@ export class CmsMediaLinks implements OnModuleInit {
     if (!mimes.every((mime) => fitsAllowedTypes(def, mime))) {
       throw AppError.validation([{ field: 'files', message: `${link.field} ${allowedTypesText(def)}` }]);
     }
-    if (!(await this.records.exists(type, link.refId, companyId))) {
+    if (!(await this.queries.exists(type, link.refId, companyId))) {
       throw AppError.validation([{ field: 'refId', message: `refId must name a ${link.ref} record` }]);
     }
     return new MediaLink(type, link.refId, companyId, link.field);
@@ -76,6 +78,6 @@ export class CmsMediaLinks implements OnModuleInit {
   private async attachUpload(m: EntityManager, { principal, files, checkedLink: link }: FileUpload) {
     if (!(link instanceof MediaLink)) return;
     const fileIds = files.map((f) => f.id);
-    await this.records.attachMedia(m, principal, link.type, link.refId, link.companyId, link.field, fileIds);
+    await this.writes.attachMedia(m, principal, link.type, link.refId, link.companyId, link.field, fileIds);
   }
 }

@@ -5,7 +5,8 @@ import { CurrentPrincipal, PermissionsPerType } from '../access/access-rules';
 import { IdParam } from '../common/validation/id-param.pipe';
 import { CountEnvelopeDto } from '../records/record-envelopes';
 import { Route } from '../access/route.decorator';
-import { CmsRecordsService } from './cms-records.service';
+import { CmsRecordQueries } from './cms-record-queries';
+import { CmsRecordWrites } from './cms-record-writes';
 import { CollectionNameParam } from './collection-name.pipe';
 import { CmsCountQueryDto, CmsListQueryDto } from './dto/cms-query.dto';
 import { BulkDeleteDto, CmsRecordEnvelopeDto, CmsRecordPageDto } from './dto/cms-views';
@@ -30,7 +31,10 @@ const SEARCH_BODY = { schema: CMS_FILTER_SCHEMA };
 @ApiExtraModels(CmsGroupByDto)
 @Controller('api/cms/:collectionName')
 export class CmsRecordsController {
-  constructor(private readonly records: CmsRecordsService) {}
+  constructor(
+    private readonly queries: CmsRecordQueries,
+    private readonly writes: CmsRecordWrites,
+  ) {}
 
   @Route('GET', 'count', {
     summary: 'Count records',
@@ -43,7 +47,7 @@ export class CmsRecordsController {
     @Param('collectionName', CollectionNameParam) name: string,
     @Query() q: CmsCountQueryDto,
   ) {
-    return this.records.count(principal, name, q.status);
+    return this.queries.count(principal, name, q.status);
   }
 
   @Route('POST', 'search', {
@@ -61,7 +65,7 @@ export class CmsRecordsController {
     @Query() q: CmsListQueryDto,
     @Body() body: Record<string, unknown>,
   ) {
-    return this.records.list(principal, name, q, body);
+    return this.queries.list(principal, name, q, body);
   }
 
   @Route('POST', 'aggregate', {
@@ -78,7 +82,7 @@ export class CmsRecordsController {
     @Param('collectionName', CollectionNameParam) name: string,
     @Body() body: Record<string, unknown>,
   ) {
-    return this.records.aggregate(principal, name, body);
+    return this.queries.aggregate(principal, name, body);
   }
 
   @Route('POST', 'bulk-delete', {
@@ -95,7 +99,7 @@ export class CmsRecordsController {
     @Param('collectionName', CollectionNameParam) name: string,
     @Body() body: Record<string, unknown>,
   ) {
-    return this.records.bulkDelete(principal, name, body);
+    return this.writes.bulkDelete(principal, name, body);
   }
 
   @Route('GET', '', {
@@ -110,7 +114,7 @@ export class CmsRecordsController {
     @Param('collectionName', CollectionNameParam) name: string,
     @Query() q: CmsListQueryDto,
   ) {
-    return this.records.list(principal, name, q);
+    return this.queries.list(principal, name, q);
   }
 
   @Route('GET', ':id', {
@@ -124,7 +128,7 @@ export class CmsRecordsController {
     @Param('collectionName', CollectionNameParam) name: string,
     @Param('id', IdParam) id: number,
   ) {
-    return this.records.get(principal, name, id);
+    return this.queries.get(principal, name, id);
   }
 
   @Route('POST', '', {
@@ -142,7 +146,7 @@ export class CmsRecordsController {
     @Param('collectionName', CollectionNameParam) name: string,
     @Body() body: Record<string, unknown>,
   ) {
-    return this.records.create(principal, name, body);
+    return this.writes.create(principal, name, body);
   }
 
   @Route('PUT', ':id', {
@@ -160,7 +164,7 @@ export class CmsRecordsController {
     @Param('id', IdParam) id: number,
     @Body() body: Record<string, unknown>,
   ) {
-    return this.records.update(principal, name, id, body);
+    return this.writes.update(principal, name, id, body);
   }
 
   @Route('DELETE', ':id', { summary: 'Delete a record', permissions: ['cms:delete'], notFound: true })
@@ -169,7 +173,7 @@ export class CmsRecordsController {
     @Param('collectionName', CollectionNameParam) name: string,
     @Param('id', IdParam) id: number,
   ) {
-    return this.records.remove(principal, name, id);
+    return this.writes.remove(principal, name, id);
   }
 
   @Route('POST', ':id/publish', {
@@ -186,7 +190,7 @@ export class CmsRecordsController {
     @Param('collectionName', CollectionNameParam) name: string,
     @Param('id', IdParam) id: number,
   ) {
-    return this.records.publish(principal, name, id, true);
+    return this.writes.publish(principal, name, id, true);
   }
 
   @Route('POST', ':id/unpublish', {
@@ -203,6 +207,6 @@ export class CmsRecordsController {
     @Param('collectionName', CollectionNameParam) name: string,
     @Param('id', IdParam) id: number,
   ) {
-    return this.records.publish(principal, name, id, false);
+    return this.writes.publish(principal, name, id, false);
   }
 }

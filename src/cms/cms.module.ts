@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { FileHooksModule } from '../files';
 import { RecordsModule } from '../records/records.module';
+import { CmsDdlRunner } from './cms-ddl-runner';
 import { CmsMediaLinks } from './cms-media-links';
 import { CmsRecordsController } from './cms-records.controller';
-import { CmsRecordsService } from './cms-records.service';
+import { CmsRecordQueries } from './cms-record-queries';
+import { CmsRecordWrites } from './cms-record-writes';
 import { ContentTypeCache } from './content-type-cache';
 import { ContentTypeSync } from './content-type-sync.service';
 import { ContentTypesController } from './content-types.controller';
@@ -17,9 +19,11 @@ import { CmsCursors } from './query/cms-cursor';
   controllers: [ContentTypesController, CmsRecordsController],
   providers: [
     ContentTypeCache,
+    CmsDdlRunner,
     ContentTypesService,
     ContentTypeSync,
-    CmsRecordsService,
+    CmsRecordQueries,
+    CmsRecordWrites,
     CmsMediaLinks,
     CmsCursors,
   ],

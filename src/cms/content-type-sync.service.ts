@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { SchemaDdl } from '../database/ddl';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
-import { ClientRegistry } from '../tenancy/client-registry';
-import { tenantContext } from '../tenancy/tenant-context';
 import { CmsDdl } from './cms-ddl';
+import { CmsDdlRunner } from './cms-ddl-runner';
 import { isCompanyScoped } from './cms-company-scope';
 import { compile } from './cms-definition';
 import { SYSTEM_COLUMNS } from './cms-names';
@@ -37,18 +36,14 @@ function formatted(sqlType: string): string {
 export class ContentTypeSync {
   constructor(
     private readonly databases: ClientDatabases,
-    private readonly registry: ClientRegistry,
+    private readonly runner: CmsDdlRunner,
     private readonly cache: ContentTypeCache,
   ) {}
 
   async sync(): Promise<SyncReport> {
-    const { client: tenant, schema } = tenantContext.get();
-    const client = tenant.isMaster ? null : (this.registry.findByIdentifier(tenant.identifier) ?? null);
     const report: SyncReport = { success: true, successes: [], errors: [], warnings: [], skipped: [] };
     try {
-      await this.databases.schemaDdl(client, schema, (ddl) =>
-        reconcile(ddl, new CmsDdl(ddl, client?.databaseUsername ?? null), report),
-      );
+      await this.runner.run((ddl, cms) => reconcile(ddl, cms, report));
     } finally {
       await this.cache.changed();
     }

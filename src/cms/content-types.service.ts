@@ -2,13 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { AuditWriter, diffChanges } from '../audit-trail/audit-writer';
 import { AppError } from '../common/errors/app-error';
 import { SchemaDdl } from '../database/ddl';
-import { ClientDatabases } from '../tenancy/client-databases';
-import { Client } from '../tenancy/entities/client.entity';
-import { ClientRegistry } from '../tenancy/client-registry';
-import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { Principal } from '../access/principal';
 import { CmsDdl } from './cms-ddl';
+import { CmsDdlRunner } from './cms-ddl-runner';
 import { changeCompanyScope } from './cms-company-scope';
 import { assertCms, canCms } from './cms-permissions';
 import { compile, validateDefinition } from './cms-definition';
@@ -22,8 +19,7 @@ export class ContentTypesService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly cache: ContentTypeCache,
-    private readonly databases: ClientDatabases,
-    private readonly registry: ClientRegistry,
+    private readonly runner: CmsDdlRunner,
     private readonly audit: AuditWriter,
   ) {}
 
@@ -62,7 +58,7 @@ export class ContentTypesService {
       ]);
       return def;
     });
-    await this.audited(
+    await this.committed(
       'CREATE',
       definition.collectionName,
       `Content type "${definition.collectionName}" created`,
@@ -111,7 +107,7 @@ export class ContentTypesService {
       );
       return { before: old, after: def };
     });
-    await this.audited('UPDATE', collectionName, `Content type "${collectionName}" updated`, before, after);
+    await this.committed('UPDATE', collectionName, `Content type "${collectionName}" updated`, before, after);
     return { data: after };
   }
 
@@ -135,24 +131,28 @@ export class ContentTypesService {
       await ddl.query(`DELETE FROM content_type_definitions WHERE collection_name = $1`, [collectionName]);
       return def;
     });
-    await this.audited('DELETE', collectionName, `Content type "${collectionName}" deleted`, removed, null);
+    await this.committed('DELETE', collectionName, `Content type "${collectionName}" deleted`, removed, null);
   }
 
-  /** The DDL transaction of the current schema, with the cache dropped everywhere after it. */
+  /** The DDL transaction of the current schema; a failed one drops the cache everywhere too. */
   private async withDdl<T>(work: (ddl: SchemaDdl, cms: CmsDdl) => Promise<T>): Promise<T> {
-    const { client: tenant, schema } = tenantContext.get();
-    const client = this.clientOf(tenant.identifier, tenant.isMaster);
     try {
-      return await this.databases.schemaDdl(client, schema, (ddl) =>
-        work(ddl, new CmsDdl(ddl, client?.databaseUsername ?? null)),
-      );
-    } finally {
+      return await this.runner.run(work);
+    } catch (err) {
       await this.cache.changed();
+      throw err;
     }
   }
 
-  private clientOf(identifier: string, isMaster: boolean): Client | null {
-    return isMaster ? null : (this.registry.findByIdentifier(identifier) ?? null);
+  /** After a committed change: the cache dropped everywhere and the audit entry, side by side. */
+  private async committed(
+    action: 'CREATE' | 'UPDATE' | 'DELETE',
+    collectionName: string,
+    message: string,
+    before: ContentTypeDefinition | null,
+    after: ContentTypeDefinition | null,
+  ) {
+    await Promise.all([this.cache.changed(), this.audited(action, collectionName, message, before, after)]);
   }
 
   private audited(
@@ -162,7 +162,8 @@ export class ContentTypesService {
     before: ContentTypeDefinition | null,
     after: ContentTypeDefinition | null,
   ) {
-    return this.db.transaction((m) =>
+    // One statement of its own (no transaction around it in production): the change has committed.
+    return this.db.run((m) =>
       this.audit.record(m, {
         action,
         entityType: 'ContentType',

@@ -111,18 +111,33 @@ export async function runSchemaDdl<T>(
   schema: string,
   work: (ddl: SchemaDdl) => Promise<T>,
 ): Promise<T> {
+  return withAdminConnection(target, (pg) => runSchemaDdlOn(pg, schema, work));
+}
+
+/**
+ * `runSchemaDdl` on an open administrative connection (a pooled one, say): the transaction, the
+ * lock and the search_path (both scoped to the transaction) open in one round trip. When the
+ * ROLLBACK itself fails the error says so (`rollbackFailed`), so a pool can discard the connection.
+ */
+export async function runSchemaDdlOn<T>(
+  pg: PgClient,
+  schema: string,
+  work: (ddl: SchemaDdl) => Promise<T>,
+): Promise<T> {
   const quoted = quoteIdent(schema);
-  return withAdminConnection(target, async (pg) => {
-    await pg.query('BEGIN');
-    try {
-      await pg.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [SCHEMA_DDL_LOCK, schema]);
-      await pg.query(`SELECT set_config('search_path', $1, true)`, [`${quoted}, public`]);
-      const result = await work(new SchemaDdl(pg, schema));
-      await pg.query('COMMIT');
-      return result;
-    } catch (err) {
-      await pg.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
-  });
+  // Both literals come from a checked identifier; the simple protocol runs the three in one trip.
+  try {
+    await pg.query(
+      `BEGIN; SELECT pg_advisory_xact_lock(${SCHEMA_DDL_LOCK}, hashtext(${quoteLiteral(schema)})),
+         set_config('search_path', ${quoteLiteral(`${quoted}, public`)}, true)`,
+    );
+    const result = await work(new SchemaDdl(pg, schema));
+    await pg.query('COMMIT');
+    return result;
+  } catch (err) {
+    await pg.query('ROLLBACK').catch(() => {
+      if (err && typeof err === 'object') (err as { rollbackFailed?: boolean }).rollbackFailed = true;
+    });
+    throw err;
+  }
 }
