@@ -107,6 +107,17 @@ describe('per-server connection budget', () => {
     // Two requests per client and process: 16 would hold a connection under the ceiling alone.
     let requests: Promise<number | string>[] = [];
     let most = 0;
+    let openInA = NaN;
+    let openInB = NaN;
+    // One sampling connection (not one per sample): waiters give up after 5 s, so the lock is short.
+    const sampler = new Client({ connectionString: databaseUrl(a.masterDatabase) });
+    await sampler.connect();
+    const sample = async () => {
+      const { rows } = await sampler.query(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name LIKE 'svc-platform:budget-%'`,
+      );
+      most = Math.max(most, Number(rows[0].n));
+    };
     try {
       requests = [a, b].flatMap((app) =>
         ids.flatMap((id) =>
@@ -115,17 +126,19 @@ describe('per-server connection budget', () => {
           ),
         ),
       );
-      // Until the budgets are full, then a few more samples (waiters give up after 5 s: keep it short).
-      for (let i = 0, after = 0; i < 60 && after < 5; i++) {
-        most = Math.max(most, await held());
-        if (most >= SERVER_MAX_CONNECTIONS) after++;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(await metric(a, `tenant_server_connections_open{server="${serverName}"}`)).toBe(BUDGET);
-      expect(await metric(b, `tenant_server_connections_open{server="${serverName}"}`)).toBe(BUDGET);
+      const until = Date.now() + 4000;
+      while (most < SERVER_MAX_CONNECTIONS && Date.now() < until) await sample();
+      const gauge = `tenant_server_connections_open{server="${serverName}"}`;
+      [openInA, openInB] = await Promise.all([
+        metric(a, gauge),
+        metric(b, gauge),
+        ...Array.from({ length: 5 }, sample), // and a few more samples: none may exceed the budgets
+      ]);
     } finally {
       await unlock();
+      await sampler.end();
     }
+    expect([openInA, openInB]).toEqual([BUDGET, BUDGET]);
     expect(most).toBe(SERVER_MAX_CONNECTIONS);
     const statuses = await Promise.all(requests);
     expect(statuses).toEqual(statuses.map(() => 200));
