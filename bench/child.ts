@@ -66,7 +66,7 @@ export function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60000);
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 180000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Worker running')) {

@@ -17,6 +17,9 @@ export async function cloneDatabase(admin: string, template: string, name: strin
   }
 }
 
+/** Clones made at once (BENCH_FLEET_CONCURRENCY). */
+const FLEET_CONCURRENCY = Number(process.env.BENCH_FLEET_CONCURRENCY ?? 4);
+
 export interface Fleet {
   /** The client provisioned through the API; its ADMIN signs in to every other client too. */
   first: ProvisionedClient;
@@ -40,14 +43,13 @@ export async function makeFleet(t: TestApp, sink: SmtpSink, count: number, prefi
   ]);
   await t.app.get(TenantPools).close(first.identifier); // so background work leaves the template alone
   const identifiers = [first.identifier];
-  for (let i = 1; i < count; i++) {
-    const identifier = `${prefix}-${i}`;
+  const cloneOne = async (identifier: string) => {
     const db = clientDatabase(t.masterDatabase, identifier);
     await cloneDatabase(t.masterDatabase, template, db);
     await sql(
       t.masterDatabase,
-      `INSERT INTO clients (identifier, company_name, contact_email, database_host, database_port, database_name, database_username, database_password, status, max_users, max_sandboxes, provisioned_at)
-       VALUES ($1, $1, $2, $3, $4, $5, $6, $7, 'ACTIVE', 50, 3, now())`,
+      `INSERT INTO clients (identifier, company_name, contact_email, database_host, database_port, database_name, database_username, database_password, server_id, status, max_users, max_sandboxes, provisioned_at)
+       VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, 'ACTIVE', 50, 3, now())`,
       [
         identifier,
         row.contact_email,
@@ -56,9 +58,18 @@ export async function makeFleet(t: TestApp, sink: SmtpSink, count: number, prefi
         db,
         row.database_username,
         row.database_password,
+        row.server_id,
       ],
     );
-    identifiers.push(identifier);
-  }
+  };
+  const rest = Array.from({ length: count - 1 }, (_, i) => `${prefix}-${i + 1}`);
+  let next = 0;
+  // A few clones at once: each is mostly waiting for PostgreSQL to copy and log the template's pages.
+  await Promise.all(
+    Array.from({ length: Math.min(FLEET_CONCURRENCY, rest.length) }, async () => {
+      while (next < rest.length) await cloneOne(rest[next++]);
+    }),
+  );
+  identifiers.push(...rest);
   return { first, identifiers, seconds: (Date.now() - started) / 1000 };
 }

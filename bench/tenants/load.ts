@@ -7,6 +7,7 @@ import { bootApp, login } from '../../test/support/test-app';
 import { BENCH_SECRETS, fmt, runAlone } from '../bench-env';
 import { startChild } from '../child';
 import { makeFleet } from './fleet';
+import { benchEntry } from './own-cluster';
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 1000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -18,17 +19,23 @@ const APP = 'svc-platform:load-%';
 
 interface Load {
   rps: number;
+  total: number;
   p99: number;
   non2xx: number;
 }
 
 /** GET /api/units for `DURATION_S` at `CONNECTIONS`, each request to the next client of `ids`. */
-async function load(port: number, ids: string[], tokens: Map<string, string>, duration = DURATION_S) {
+async function load(
+  port: number,
+  ids: string[],
+  tokens: Map<string, string>,
+  run: { duration: number } | { amount: number } = { duration: DURATION_S },
+) {
   let next = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
-    duration,
+    ...run,
     requests: [
       {
         method: 'GET',
@@ -40,7 +47,12 @@ async function load(port: number, ids: string[], tokens: Map<string, string>, du
       },
     ],
   } as autocannon.Options);
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx } satisfies Load;
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+  } satisfies Load;
 }
 
 /**
@@ -71,7 +83,7 @@ async function bareConnectPerRequest(databases: string[]): Promise<Load> {
   await Promise.all(Array.from({ length: CONNECTIONS }, loop));
   latencies.sort((a, b) => a - b);
   const p99 = Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]);
-  return { rps: done / DURATION_S, p99, non2xx: 0 };
+  return { rps: done / DURATION_S, total: done, p99, non2xx: 0 };
 }
 
 async function clientConnections(master: string): Promise<number> {
@@ -98,6 +110,18 @@ async function sampled<T>(master: string, work: Promise<T>): Promise<[T, number]
   return [result, most];
 }
 
+/** The loaded process's connection counters, from its /metrics. */
+async function connectionFigures(port: number) {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const figure = (line: string) =>
+    Number(new RegExp(`^${line.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+  return {
+    opens: figure('tenant_connection_opens_total'),
+    idle: figure('tenant_connection_evictions_total{reason="idle"}'),
+    ceiling: figure('tenant_connection_evictions_total{reason="ceiling"}'),
+  };
+}
+
 /**
  * `TENANTS` clients (cloned from one provisioned client) on one API process with the shipped pool
  * settings: the same read load on one client and spread over all of them, in the same run.
@@ -107,6 +131,13 @@ export async function main(): Promise<void> {
   const limits = { AUTH_LOGIN_LIMIT_PER_IDENTIFIER: '1000000', AUTH_LOGIN_LIMIT_PER_ADDRESS: '1000000' };
   const setup = await bootApp({ env: { SMTP_URL: sink.url, ...BENCH_SECRETS, ...limits } });
   const fleet = await makeFleet(setup, sink, TENANTS, 'load');
+  // The server's registered maxConnections is each process's budget there (TENANT_SERVER_PROCESSES 1):
+  // an operator who raises the ceiling past it raises it too.
+  await sql(
+    setup.masterDatabase,
+    'UPDATE database_servers SET max_connections = greatest(max_connections, $1)',
+    [CEILING],
+  );
   await new Promise((r) => setTimeout(r, 5500)); // the registry's fallback refresh picks up the clones
   const tokens = new Map<string, string>();
   for (const id of fleet.identifiers) {
@@ -133,10 +164,13 @@ export async function main(): Promise<void> {
   let idle: Awaited<ReturnType<typeof startChild>> | undefined;
   try {
     const one = [fleet.identifiers[0]];
-    await load(server.port, one, tokens, 3);
-    await load(server.port, fleet.identifiers, tokens, 3);
+    await load(server.port, one, tokens, { duration: 3 });
+    // Every client once at least, so a ceiling that holds them all starts the measure warm.
+    await load(server.port, fleet.identifiers, tokens, { amount: Math.max(TENANTS, CONNECTIONS * 10) });
     const single = await load(server.port, one, tokens);
+    const before = await connectionFigures(server.port);
     const [spread, most] = await sampled(setup.masterDatabase, load(server.port, fleet.identifiers, tokens));
+    const after = await connectionFigures(server.port);
 
     idle = await startChild('nest-server', { BENCH_APP_ENV: JSON.stringify(appEnv) });
     await new Promise((r) => setTimeout(r, 3000));
@@ -171,6 +205,9 @@ export async function main(): Promise<void> {
       `  client connections   : at most ${most} in pg_stat_activity (ceiling ${CEILING}: ${most <= CEILING ? 'held' : 'EXCEEDED'})`,
     );
     console.log(
+      `  during the spread    : ${after.opens - before.opens} connections opened for ${spread.total} requests, evictions idle ${after.idle - before.idle}, ceiling ${after.ceiling - before.ceiling}`,
+    );
+    console.log(
       `  idle second process  : ${idleHeld} client connections by its metrics, ${afterStop} in pg_stat_activity once the loaded one stopped (target 0: ${idleHeld === 0 && afterStop === 0 ? 'met' : 'NOT met'})`,
     );
   } finally {
@@ -179,4 +216,4 @@ export async function main(): Promise<void> {
   }
 }
 
-if (require.main === module) runAlone(main);
+if (require.main === module) benchEntry(__filename, () => runAlone(main));

@@ -7,6 +7,8 @@
  * one worker process follows the signals, sweeps and delivers.
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/tenants/outbox.js
+ *
+ * BENCH_PG_CLUSTER=1 runs it on a PostgreSQL cluster of its own (see own-cluster.ts).
  */
 import { ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -17,6 +19,7 @@ import { bootApp, login, TestApp } from '../../test/support/test-app';
 import { withBenchRun } from '../bench-env';
 import { startWorker } from '../child';
 import { makeFleet } from './fleet';
+import { benchEntry } from './own-cluster';
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 1000);
 const RATE = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 100);
@@ -227,11 +230,13 @@ async function run(): Promise<OutboxResult> {
 }
 
 if (require.main === module) {
-  main().then(
-    (r) => process.exit(r.lost === 0 && r.duplicates === 0 && r.p99 < 1000 && r.idleOpened === 0 ? 0 : 1),
-    (err) => {
-      process.stderr.write(`${(err as Error).stack ?? err}\n`);
-      process.exit(1);
-    },
+  benchEntry(__filename, () =>
+    main().then(
+      (r) => process.exit(r.lost === 0 && r.duplicates === 0 && r.p99 < 1000 && r.idleOpened === 0 ? 0 : 1),
+      (err) => {
+        process.stderr.write(`${(err as Error).stack ?? err}\n`);
+        process.exit(1);
+      },
+    ),
   );
 }

@@ -136,6 +136,16 @@ export class AppConfig {
   @Max(10000)
   TENANT_CONNECTION_CEILING = 60;
 
+  /**
+   * Processes (API and worker replicas) that connect to the same database servers: each takes an
+   * equal share of a server's registered maxConnections as its budget of connections to that server.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  TENANT_SERVER_PROCESSES = 1;
+
   /** A client-database connection idle this long is closed. */
   @Transform(toInt)
   @IsInt()

@@ -47,6 +47,8 @@ export class ClientConnectionPool implements PgPool {
 
   constructor(
     readonly identifier: string,
+    /** The database server the client lives on (its connection budget), null when not registered. */
+    readonly serverId: number | null,
     private readonly settings: ClientPoolSettings,
     private readonly ceiling: ConnectionCeiling,
     private readonly metrics: TenantConnectionMetrics,
@@ -119,7 +121,7 @@ export class ClientConnectionPool implements PgPool {
   /** The ceiling gave this pool room: open a connection for the unit of work waiting longest. */
   openForWaiter(): void {
     const waiter = this.waiters.shift();
-    if (!waiter) return this.ceiling.give();
+    if (!waiter) return this.ceiling.give(this);
     clearTimeout(waiter.timer);
     this.open(waiter.since).then(waiter.resolve, waiter.reject);
   }
@@ -135,7 +137,7 @@ export class ClientConnectionPool implements PgPool {
       this.metrics.waitSeconds.observe(0);
       return Promise.resolve(idle.connection);
     }
-    if (this.totalCount < this.settings.max && this.ceiling.tryTake()) return this.open(since);
+    if (this.totalCount < this.settings.max && this.ceiling.tryTake(this)) return this.open(since);
     if (this.waiters.length >= this.settings.queueMax) {
       this.metrics.waitsRejected.inc();
       return Promise.reject(
@@ -169,7 +171,7 @@ export class ClientConnectionPool implements PgPool {
     } catch (err) {
       this.opening--;
       this.leaveWhenEmpty();
-      this.ceiling.give();
+      this.ceiling.give(this);
       connection.end().catch(() => undefined);
       throw Object.assign(connectionsBusy('The client database cannot be reached; try again shortly'), {
         cause: err,
@@ -230,7 +232,7 @@ export class ClientConnectionPool implements PgPool {
     this.leaveWhenEmpty();
     this.ceiling.closingOne();
     await connection.end().catch(() => undefined);
-    this.ceiling.closed();
+    this.ceiling.closed(this);
   }
 
   private leaveWhenEmpty(): void {

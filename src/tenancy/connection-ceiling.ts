@@ -1,6 +1,9 @@
 import type { ClientConnectionPool } from './client-connection-pool';
 import { TenantConnectionMetrics } from './tenant-connection-metrics';
 
+/** How long after the ceiling was last found full the headroom is kept. */
+const PRESSED_MS = 30_000;
+
 /**
  * Counts every client-database connection of this process (opening, open or closing) against
  * TENANT_CONNECTION_CEILING. When it is reached, idle connections are closed to make room, least
@@ -10,18 +13,29 @@ import { TenantConnectionMetrics } from './tenant-connection-metrics';
  * Near the ceiling a tenth of it is kept free: idle connections start closing before the room is
  * needed, so a client without a connection opens one at once instead of first waiting for another
  * to close (one more round trip per request when more clients are active than the ceiling holds).
+ * Only while the ceiling was found full in the last PRESSED_MS: when every active client fits,
+ * closing the least recently used connection would close the one needed next (requests that
+ * rotate over the clients), and every request would open a connection again.
+ *
+ * Beside the ceiling, each database server may have a budget in this process (`budgetOf`, from the
+ * server registry): the connections to that server's clients stay under it, and a pool whose server
+ * is at its budget waits for room there (an idle connection to that server closes to make it).
  */
 export class ConnectionCeiling {
   private held = 0;
+  private pressedAt = -Infinity;
   private closing = 0;
   private readonly headroom: number;
   private readonly blocked: ClientConnectionPool[] = [];
+  private readonly heldByServer = new Map<number, number>();
   /** Pools holding at least one connection. */
   readonly pools = new Set<ClientConnectionPool>();
 
   constructor(
     readonly limit: number,
     private readonly metrics: TenantConnectionMetrics,
+    /** The most connections this process may hold to a server's clients; undefined: the ceiling only. */
+    private readonly budgetOf: (serverId: number) => number | undefined = () => undefined,
   ) {
     this.headroom = Math.floor(limit / 10);
   }
@@ -30,26 +44,45 @@ export class ConnectionCeiling {
     return this.held;
   }
 
-  /** Room for one more connection now, or false after starting to close an idle one to make it. */
-  tryTake(): boolean {
-    if (this.held < this.limit) {
-      this.held++;
-      this.keepHeadroom();
-      return true;
-    }
-    this.evictOneIdle();
-    return false;
+  /** Connections held to each server's clients (clients without a server aside). */
+  heldPerServer(): ReadonlyMap<number, number> {
+    return this.heldByServer;
   }
 
-  /** A connection closed or failed to open: its room goes to the pool that waited longest. */
-  give(): void {
+  /** Room for one more connection of `pool` now, or false after starting to close an idle one to make it. */
+  tryTake(pool: ClientConnectionPool): boolean {
+    if (this.held >= this.limit) {
+      this.pressedAt = Date.now();
+      this.evictOneIdle();
+      return false;
+    }
+    if (this.serverFull(pool)) {
+      this.evictOneIdle(pool.serverId);
+      return false;
+    }
+    this.take(pool);
+    this.keepHeadroom();
+    return true;
+  }
+
+  /** A connection of `pool` closed or failed to open: the room goes to the pool that waited longest. */
+  give(pool: ClientConnectionPool): void {
     this.held--;
-    while (this.held < this.limit && this.blocked.length) {
-      const pool = this.blocked.shift()!;
-      if (!pool.wantsRoom()) continue;
-      this.held++;
-      pool.openForWaiter();
-      if (pool.wantsRoom()) this.blocked.push(pool);
+    if (pool.serverId !== null) {
+      this.heldByServer.set(pool.serverId, (this.heldByServer.get(pool.serverId) ?? 1) - 1);
+    }
+    for (let i = 0; this.held < this.limit && i < this.blocked.length;) {
+      const waiting = this.blocked[i];
+      if (!waiting.wantsRoom()) {
+        this.blocked.splice(i, 1);
+      } else if (this.serverFull(waiting)) {
+        i++; // its server's budget is spent: the room goes to the next one
+      } else {
+        this.blocked.splice(i, 1);
+        this.take(waiting);
+        waiting.openForWaiter();
+        if (waiting.wantsRoom()) this.blocked.push(waiting);
+      }
     }
   }
 
@@ -58,34 +91,57 @@ export class ConnectionCeiling {
     this.closing++;
   }
 
-  closed(): void {
+  closed(pool: ClientConnectionPool): void {
     this.closing--;
-    this.give();
+    this.give(pool);
   }
 
   /** Starts closing the least recently used idle connection when the free room is under the headroom. */
   keepHeadroom(): void {
-    if (this.held - this.closing > this.limit - this.headroom) this.evictOneIdle();
+    if (this.held - this.closing <= this.limit - this.headroom) return;
+    if (Date.now() - this.pressedAt < PRESSED_MS) this.evictOneIdle();
   }
 
-  /** `pool` has waiters and room of its own, but the ceiling is full. */
+  /** `pool` has waiters and room of its own, but the ceiling or its server's budget is full. */
   waitForRoom(pool: ClientConnectionPool): void {
     if (!this.blocked.includes(pool)) this.blocked.push(pool);
   }
 
-  /** Whether a pool other than `pool` waits for room: then a connection `pool` frees closes. */
+  /**
+   * Whether a pool other than `pool` waits for room a connection of `pool` would free (same server,
+   * or the ceiling is full): then that connection closes instead of serving `pool` again.
+   */
   othersWaiting(pool: ClientConnectionPool): boolean {
-    return this.blocked.some((p) => p !== pool && p.wantsRoom());
+    const ceilingFull = this.held >= this.limit;
+    return this.blocked.some(
+      (p) =>
+        p !== pool && p.wantsRoom() && (ceilingFull || (p.serverId !== null && p.serverId === pool.serverId)),
+    );
   }
 
   evicted(reason: 'idle' | 'ceiling'): void {
     this.metrics.evictions.inc({ reason });
   }
 
-  private evictOneIdle(): void {
+  private take(pool: ClientConnectionPool): void {
+    this.held++;
+    if (pool.serverId !== null) {
+      this.heldByServer.set(pool.serverId, (this.heldByServer.get(pool.serverId) ?? 0) + 1);
+    }
+  }
+
+  private serverFull(pool: ClientConnectionPool): boolean {
+    if (pool.serverId === null) return false;
+    const budget = this.budgetOf(pool.serverId);
+    return budget !== undefined && (this.heldByServer.get(pool.serverId) ?? 0) >= budget;
+  }
+
+  /** Least recently used first, a client's last connection only when no client holds a spare. */
+  private evictOneIdle(serverId?: number | null): void {
     let spare: ClientConnectionPool | undefined;
     let last: ClientConnectionPool | undefined;
     for (const pool of this.pools) {
+      if (serverId !== undefined && pool.serverId !== serverId) continue;
       const since = pool.oldestIdleSince();
       if (since === undefined) continue;
       if (pool.totalCount > 1) {

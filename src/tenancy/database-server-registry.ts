@@ -68,6 +68,22 @@ export class DatabaseServerRegistry implements OnModuleInit {
       ?.id;
   }
 
+  /**
+   * The most connections this process may hold to the clients of server `id`: its registered
+   * `maxConnections` shared by TENANT_SERVER_PROCESSES processes (at least one). Undefined while
+   * the server is not loaded here yet: then the connection ceiling alone bounds them.
+   */
+  connectionBudget(id: number): number | undefined {
+    const server = this.byId.get(id);
+    if (!server) return undefined;
+    return Math.max(1, Math.floor(server.maxConnections / this.config.TENANT_SERVER_PROCESSES));
+  }
+
+  /** The registered servers' names by id (metric labels: bounded by the registry). */
+  names(): ReadonlyMap<number, string> {
+    return new Map([...this.byId.values()].map((s) => [s.id, s.name]));
+  }
+
   async get(id: number): Promise<DatabaseServer | undefined> {
     if (!this.byId.has(id)) await this.reload();
     return this.byId.get(id);

@@ -29,8 +29,33 @@ export class TenantConnectionMetrics {
   });
 
   readonly open: Gauge;
+  readonly serverOpen: Gauge<'server'>;
+  readonly serverBudget: Gauge<'server'>;
 
-  constructor(openConnections: () => number) {
+  constructor(
+    openConnections: () => number,
+    perServer: () => { server: string; open: number; budget?: number }[] = () => [],
+  ) {
+    this.serverOpen = new Gauge<'server'>({
+      name: 'tenant_server_connections_open',
+      help: "Client-database connections this process holds to each database server's clients (label: the server's registered name)",
+      labelNames: ['server'],
+      registers: [],
+      collect() {
+        this.reset();
+        for (const { server, open } of perServer()) this.set({ server }, open);
+      },
+    });
+    this.serverBudget = new Gauge<'server'>({
+      name: 'tenant_server_connection_budget',
+      help: "The most connections this process may hold to each database server's clients: maxConnections / TENANT_SERVER_PROCESSES",
+      labelNames: ['server'],
+      registers: [],
+      collect() {
+        this.reset();
+        for (const { server, budget } of perServer()) if (budget !== undefined) this.set({ server }, budget);
+      },
+    });
     this.open = new Gauge({
       name: 'tenant_connections_open',
       help: 'Client-database connections this process holds (opening and closing ones included)',
@@ -44,6 +69,14 @@ export class TenantConnectionMetrics {
   }
 
   all(): Metric[] {
-    return [this.open, this.opens, this.evictions, this.waitSeconds, this.waitsRejected];
+    return [
+      this.open,
+      this.opens,
+      this.evictions,
+      this.waitSeconds,
+      this.waitsRejected,
+      this.serverOpen,
+      this.serverBudget,
+    ];
   }
 }

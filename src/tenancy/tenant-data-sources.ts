@@ -10,6 +10,7 @@ import { AppError } from '../common/errors/app-error';
 import { ClientConnectionPool } from './client-connection-pool';
 import { ClientRegistry } from './client-registry';
 import { ConnectionCeiling } from './connection-ceiling';
+import { DatabaseServerRegistry } from './database-server-registry';
 import { TenantClient, tenantContext } from './tenant-context';
 import { TenantConnectionMetrics } from './tenant-connection-metrics';
 
@@ -44,10 +45,21 @@ export class TenantDataSources implements OnModuleDestroy {
     private readonly registry: ClientRegistry,
     private readonly config: AppConfig,
     @Inject(TENANT_ENTITIES) entities: EntityClasses,
+    servers: DatabaseServerRegistry,
   ) {
     this.settings = { entities, poolMax: config.TENANT_POOL_MAX };
-    this.metrics = new TenantConnectionMetrics(() => this.ceiling.count);
-    this.ceiling = new ConnectionCeiling(config.TENANT_CONNECTION_CEILING, this.metrics);
+    this.metrics = new TenantConnectionMetrics(
+      () => this.ceiling.count,
+      () =>
+        [...servers.names()].map(([id, server]) => ({
+          server,
+          open: this.ceiling.heldPerServer().get(id) ?? 0,
+          budget: servers.connectionBudget(id),
+        })),
+    );
+    this.ceiling = new ConnectionCeiling(config.TENANT_CONNECTION_CEILING, this.metrics, (id) =>
+      servers.connectionBudget(id),
+    );
     const sweepEvery = Math.max(250, Math.min(30_000, config.TENANT_POOL_IDLE_MS / 4));
     this.sweeper = setInterval(() => this.closeIdle(), sweepEvery);
     this.sweeper.unref();
@@ -103,6 +115,7 @@ export class TenantDataSources implements OnModuleDestroy {
     const target = clientPoolTarget(this.config, this.registry.connectionTarget(client));
     const pool = new ClientConnectionPool(
       identifier,
+      client.serverId,
       {
         connection: {
           host: target.host,
