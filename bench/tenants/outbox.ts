@@ -230,13 +230,13 @@ async function run(): Promise<OutboxResult> {
 }
 
 if (require.main === module) {
-  benchEntry(__filename, () =>
-    main().then(
+  benchEntry(__filename, () => {
+    void main().then(
       (r) => process.exit(r.lost === 0 && r.duplicates === 0 && r.p99 < 1000 && r.idleOpened === 0 ? 0 : 1),
       (err) => {
         process.stderr.write(`${(err as Error).stack ?? err}\n`);
         process.exit(1);
       },
-    ),
-  );
+    );
+  });
 }
