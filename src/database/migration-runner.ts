@@ -49,8 +49,8 @@ export async function runMigrationSet(
  */
 async function expectOwnSession(runner: QueryRunner, schema: string) {
   const [{ search_path: searchPath }] = (await runner.query('SHOW search_path')) as { search_path: string }[];
-  const expected = schema === 'public' ? 'public' : `${schema}, public`;
-  if (searchPath.replace(/"/g, '') !== expected) {
+  const expected = schema === 'public' ? 'public' : `${schema},public`;
+  if (searchPath.replace(/["\s]/g, '') !== expected) {
     throw new Error(
       `Migrations need a direct database connection, not a transaction pooler (search_path is ${searchPath}, expected ${expected})`,
     );
