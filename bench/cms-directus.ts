@@ -8,6 +8,7 @@ import { bootApp, provisionClient } from '../test/support/test-app';
 import { databaseUrl } from '../test/support/test-env';
 import { BENCH_SECRETS, fmt, runAlone } from './bench-env';
 import { Child, startChild } from './child';
+import { ASSETS, percentile, SAMPLES, timed } from './cms-scenario';
 
 /**
  * Custom tables beside Directus 11: the scenario of bench/cms.ts (a 10-field type, ROWS rows filled
@@ -17,27 +18,10 @@ import { Child, startChild } from './child';
  * without its URL, credentials and database the bench says so and measures nothing.
  */
 const ROWS = Number(process.env.BENCH_CMS_ROWS ?? 100_000);
-const SAMPLES = Number(process.env.BENCH_CMS_SAMPLES ?? 300);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_DIRECTUS_ROUNDS ?? 2));
-const COLLECTION = 'bench_assets';
-
-const ASSETS = {
-  collectionName: COLLECTION,
-  attributes: {
-    code: { type: 'uid', unique: true },
-    name: { type: 'string', maxLength: 120 },
-    description: { type: 'text' },
-    capacity: { type: 'integer', min: 0 },
-    weight: { type: 'float' },
-    price: { type: 'decimal' },
-    active: { type: 'boolean' },
-    installedOn: { type: 'date' },
-    level: { type: 'enumeration', enum: ['LOW', 'MEDIUM', 'HIGH'] },
-    extra: { type: 'json' },
-  },
-};
+const COLLECTION = ASSETS.collectionName;
 
 /** The same collection in Directus: its usual id and the four audit fields, then the same ten. */
 const DIRECTUS_FIELDS = [
@@ -104,23 +88,6 @@ function directusTarget(): DirectusTarget | string {
     .map(([k]) => k);
   if (missing.length) return missing.join(', ');
   return { ...env, url: env.url!.replace(/\/$/, '') } as DirectusTarget;
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-
-/** Latencies of `SAMPLES` sequential runs of `work`, after a short warm-up. */
-async function timed(work: (i: number) => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < 20; i++) await work(i);
-  const times: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const start = performance.now();
-    await work(i);
-    times.push(performance.now() - start);
-  }
-  return times;
 }
 
 /** A request whose answer must be 200 (its body read, as a client would). */

@@ -7,35 +7,14 @@ import { SmtpSink } from '../test/support/smtp-sink';
 import { bootApp, provisionClient } from '../test/support/test-app';
 import { CONTRACT_EXEMPT_HEADER } from '../test/support/contract/contract-hook';
 import { BENCH_SECRETS, fmt, withBenchRun } from './bench-env';
+import { ASSETS, percentile, SAMPLES, timed } from './cms-scenario';
 
 /** Rows of the custom table (100,000 for the real figures; set lower to prove the scenario runs). */
 const ROWS = Number(process.env.BENCH_CMS_ROWS ?? 100_000);
-const SAMPLES = Number(process.env.BENCH_CMS_SAMPLES ?? 300);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 /** Fields added one after the other, each through the API and beside it by a bare ALTER TABLE. */
 const ADD_FIELD_ROUNDS = Number(process.env.BENCH_CMS_ADD_FIELDS ?? 5);
-
-const ASSETS = {
-  collectionName: 'bench_assets',
-  attributes: {
-    code: { type: 'uid', unique: true },
-    name: { type: 'string', maxLength: 120 },
-    description: { type: 'text' },
-    capacity: { type: 'integer', min: 0 },
-    weight: { type: 'float' },
-    price: { type: 'decimal' },
-    active: { type: 'boolean' },
-    installedOn: { type: 'date' },
-    level: { type: 'enumeration', enum: ['LOW', 'MEDIUM', 'HIGH'] },
-    extra: { type: 'json' },
-  },
-};
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 /** Latencies of `SAMPLES` sequential requests, after a short warm-up. */
 async function latencies(make: (i: number) => Promise<Response>): Promise<number[]> {
@@ -44,18 +23,6 @@ async function latencies(make: (i: number) => Promise<Response>): Promise<number
     const body = await res.text();
     if (res.status !== 200) throw new Error(`bench request answered ${res.status}: ${body.slice(0, 300)}`);
   });
-}
-
-/** Latencies of `SAMPLES` sequential runs of `work`, after a short warm-up. */
-async function timed(work: (i: number) => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < 20; i++) await work(i);
-  const times: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const start = performance.now();
-    await work(i);
-    times.push(performance.now() - start);
-  }
-  return times;
 }
 
 /** Inserts per second of the bare INSERT from CONNECTIONS clients for DURATION_S. */
