@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { CLIENT_MIGRATIONS } from '../../migrations/client';
 import { createDataSource, parseDatabaseUrl } from '../../src/database/data-source-factory';
 import { OwnPostgres } from '../operations/own-services';
-import { clientDatabase } from '../support/pg';
+import { clientDatabase, sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp } from '../support/test-app';
 import { databaseUrl } from '../support/test-env';
@@ -10,6 +10,8 @@ import { NEWEST_CLIENT_MIGRATION } from '../support/undo-migration';
 
 /** The migration runner's advisory lock in a client database: holding it keeps its migration running. */
 const MIGRATION_LOCK = 7243001;
+/** ClientMoveLock's class: a move or a migration of a client holds it, keyed by the client's id. */
+const CLIENT_DATABASE_LOCK = 7243008;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Puts the client database at `url` one migration behind (the newest one's `down()`). */
@@ -71,6 +73,19 @@ describe('client moves and migrations wait for each other', () => {
       if (done(res.body.data)) return seen;
       if (Date.now() > deadline) throw new Error(`${path} not done: ${JSON.stringify(res.body.data)}`);
       await sleep(100);
+    }
+  }
+  async function untilMigrationHoldsClientLock() {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const held = await sql(
+        t.masterDatabase,
+        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND granted`,
+        [CLIENT_DATABASE_LOCK, acme.id],
+      );
+      if (held.length) return;
+      if (Date.now() > deadline) throw new Error("the migration never took the client's lock");
+      await sleep(50);
     }
   }
   const migrationOf = (job: Record<string, unknown>) =>
@@ -158,6 +173,9 @@ describe('client moves and migrations wait for each other', () => {
       expect(migration.status).toBe(202);
       const migrationId = migration.body.data.jobId;
       await follow(`/migrations/${migrationId}`, (job) => migrationOf(job).status === 'running');
+      // "running" is recorded before the migration takes the client's lock: a move posted in between
+      // may rightly go first. The order under test starts once the migration holds it.
+      await untilMigrationHoldsClientLock();
 
       const move = await platform('post', `/clients/${acme.id}/move`).send({ serverId: defaultId });
       expect(move.status).toBe(202);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { OutboxSignals } from '../../src/events/outbox-signals';
 import { RedisService } from '../../src/redis/redis.service';
 import { TenantPools } from '../../src/tenancy/tenant-pools';
+import { WebhookQueue } from '../../src/webhooks/webhook-queue';
 import { clientDatabase, sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, TestApp } from '../support/test-app';
@@ -12,6 +13,8 @@ const BASE_ENV = {
   EVENT_RELAY_POLL_MS: '200',
   // Minutes: a prompt delivery below comes from the signal, never from the sweep.
   EVENT_RELAY_FULL_SCAN_MS: '600000',
+  // Nor may the delivery sweep's one visit after activity land inside the idle check below.
+  WEBHOOK_SWEEP_INTERVAL_MS: '600000',
 };
 
 describe('outbox signals', () => {
@@ -102,14 +105,18 @@ describe('outbox signals', () => {
   });
 
   it('leaves an idle client without a connection', async () => {
-    // Deliveries of the previous tests may still be finishing and reopen the pool: close until quiet.
+    // Deliveries of the previous tests may still be finishing (a delivery records its result after
+    // the receiver answered) and reopen the pool: close until no job is left and nothing reopened.
+    const deliveries = t.app.get(WebhookQueue).queue;
     await until(
       async () => {
+        const jobs = await deliveries.getJobCounts();
         await t.app.get(TenantPools).close('acme');
-        return acmeConnections();
+        await new Promise((r) => setTimeout(r, 300));
+        return jobs.active + jobs.waiting + jobs.delayed === 0 ? acmeConnections() : -1;
       },
       (n) => n === 0,
-      10_000,
+      15_000,
     );
     await new Promise((r) => setTimeout(r, 2000)); // ten polling ticks
     expect(await acmeConnections()).toBe(0);
