@@ -78,8 +78,13 @@ describe('outbox signals', () => {
     const signals = t.app.get(OutboxSignals);
     const redis = t.app.get(RedisService);
     const lockKey = redis.key('outbox', 'lock', 'acme');
-    // Another relay holds the tenant: the event waits, and the gauge shows how long.
-    await redis.client.set(lockKey, 'elsewhere', 'PX', 30_000);
+    // Another relay holds the tenant: the event waits, and the gauge shows how long. Taken the way a
+    // relay takes it (only when free), so a drain of the previous test still in flight finishes first.
+    await until(
+      () => redis.client.set(lockKey, 'elsewhere', 'PX', 30_000, 'NX'),
+      (taken) => taken === 'OK',
+      10_000,
+    );
     try {
       await insertUnsignalled('From elsewhere');
       await signals.signal('acme', Date.now() - 60_000);
