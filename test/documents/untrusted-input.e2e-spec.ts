@@ -130,7 +130,11 @@ describe('the time limit of one document', () => {
   }, 120_000);
 
   it('stops an image Tesseract reads too long and reads the next one', async () => {
-    const warm = await processed('warm.png', renderTextPng(['WARM UP']));
+    // The first image also starts the engine (its model loads inside the time limit); on a loaded
+    // machine that alone may pass 2.5 s, and the engine is started again in the background.
+    let warm = await processed('warm.png', renderTextPng(['WARM UP']));
+    for (let tries = 1; warm.status !== 'COMPLETED' && tries < 4; tries++)
+      warm = await processed(`warm-${tries}.png`, renderTextPng([`WARM UP ${tries}`]));
     expect(warm.status).toBe('COMPLETED');
     const lines = Array.from(
       { length: 15 },

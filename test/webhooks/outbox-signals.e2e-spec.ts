@@ -111,14 +111,16 @@ describe('outbox signals', () => {
 
   it('leaves an idle client without a connection', async () => {
     // Deliveries of the previous tests may still be finishing (a delivery records its result after
-    // the receiver answered) and reopen the pool: close until no job is left and nothing reopened.
+    // the receiver answered) and reopen the pool: close until no event nor job is left and nothing
+    // reopened.
     const deliveries = t.app.get(WebhookQueue).queue;
     await until(
       async () => {
         const jobs = await deliveries.getJobCounts();
         await t.app.get(TenantPools).close('acme');
         await new Promise((r) => setTimeout(r, 300));
-        return jobs.active + jobs.waiting + jobs.delayed === 0 ? acmeConnections() : -1;
+        const settled = jobs.active + jobs.waiting + jobs.delayed === 0 && (await outboxCount()) === 0;
+        return settled ? acmeConnections() : -1;
       },
       (n) => n === 0,
       15_000,
