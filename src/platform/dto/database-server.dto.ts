@@ -1,12 +1,61 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { SERVER_STATES, ServerState } from '../../tenancy/entities/database-server.entity';
 
 const HOST =
   /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const ROLE = /^[a-z_][a-z0-9_]{0,62}$/;
 
-export class CreateDatabaseServerDto {
+/** The pooler's host and port go together: each is checked when either is given (not null). */
+const PoolerPair = () =>
+  ValidateIf((o: { poolerHost?: string | null; poolerPort?: number | null }) => {
+    return (
+      (o.poolerHost !== undefined && o.poolerHost !== null) ||
+      (o.poolerPort !== undefined && o.poolerPort !== null)
+    );
+  });
+
+class PoolerAddressDto {
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      "Host name or IPv4 address of the transaction pooler (PgBouncer) in front of it: its clients' " +
+      'application pools connect there, administrative work never. With poolerPort; null clears both. Never answered',
+    example: 'pgbouncer-eu-2.internal',
+  })
+  @PoolerPair()
+  @IsString({ message: 'poolerHost must be given with poolerPort' })
+  @Matches(HOST, { message: 'poolerHost must be a host name or an IPv4 address' })
+  poolerHost?: string | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: 65535,
+    description: 'Port of poolerHost (with it; null clears both). Never answered',
+    example: 6432,
+  })
+  @PoolerPair()
+  @IsInt({ message: 'poolerPort must be given with poolerHost, as an integer' })
+  @Min(1)
+  @Max(65535)
+  poolerPort?: number | null;
+}
+
+export class CreateDatabaseServerDto extends PoolerAddressDto {
   @ApiProperty({ description: 'Unique display name', example: 'pg-eu-2' })
   @IsString()
   @IsNotEmpty()
@@ -59,7 +108,7 @@ export class CreateDatabaseServerDto {
   state?: ServerState;
 }
 
-export class UpdateDatabaseServerDto {
+export class UpdateDatabaseServerDto extends PoolerAddressDto {
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()
@@ -109,6 +158,10 @@ export class DatabaseServerDto {
   state: ServerState;
   @ApiProperty() maxClients: number;
   @ApiProperty() maxConnections: number;
+  @ApiProperty({
+    description: "True when a pooler stands in front of it (its clients' application pools connect there)",
+  })
+  pooled: boolean;
   @ApiProperty({ description: 'Clients placed on it (deleted ones excluded)' }) clients: number;
   @ApiProperty({ description: 'True for the server of MULTITENANCY_DB_HOST:MULTITENANCY_DB_PORT' })
   isDefault: boolean;
