@@ -140,7 +140,7 @@ function checkTcpProbes(c, where, problems) {
     if (probe === 'startupProbe' && !c[probe]) continue;
     const port = c[probe]?.tcpSocket?.port;
     if (port === undefined) problems.push(`${where}: ${probe} is not a tcpSocket probe`);
-    else if (!ports.has(port)) problems.push(`${where}: ${probe} opens port ${port}, which the container does not declare`);
+    else if (!ports.has(port)) problems.push(`${where}: ${probe} opens port ${port}, not one the container declares`);
   }
 }
 

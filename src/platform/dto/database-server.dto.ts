@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsIn,
@@ -26,36 +27,40 @@ const PoolerPair = () =>
     );
   });
 
-class PoolerAddressDto {
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    description:
-      "Host name or IPv4 address of the transaction pooler (PgBouncer) in front of it: its clients' " +
-      'application pools connect there, administrative work never. With poolerPort; null clears both. Never answered',
-    example: 'pgbouncer-eu-2.internal',
-  })
-  @PoolerPair()
-  @IsString({ message: 'poolerHost must be given with poolerPort' })
-  @Matches(HOST, { message: 'poolerHost must be a host name or an IPv4 address' })
-  poolerHost?: string | null;
+/** The pooler's host: checked like `host`, given with poolerPort. */
+const PoolerHostField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      description:
+        "Host name or IPv4 address of the transaction pooler (PgBouncer) in front of it: its clients' " +
+        'application pools connect there, administrative work never. With poolerPort; null clears both. ' +
+        'Never answered',
+      example: 'pgbouncer-eu-2.internal',
+    }),
+    PoolerPair(),
+    IsString({ message: 'poolerHost must be given with poolerPort' }),
+    Matches(HOST, { message: 'poolerHost must be a host name or an IPv4 address' }),
+  );
 
-  @ApiPropertyOptional({
-    type: Number,
-    nullable: true,
-    minimum: 1,
-    maximum: 65535,
-    description: 'Port of poolerHost (with it; null clears both). Never answered',
-    example: 6432,
-  })
-  @PoolerPair()
-  @IsInt({ message: 'poolerPort must be given with poolerHost, as an integer' })
-  @Min(1)
-  @Max(65535)
-  poolerPort?: number | null;
-}
+const PoolerPortField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      nullable: true,
+      minimum: 1,
+      maximum: 65535,
+      description: 'Port of poolerHost (with it; null clears both). Never answered',
+      example: 6432,
+    }),
+    PoolerPair(),
+    IsInt({ message: 'poolerPort must be given with poolerHost, as an integer' }),
+    Min(1),
+    Max(65535),
+  );
 
-export class CreateDatabaseServerDto extends PoolerAddressDto {
+export class CreateDatabaseServerDto {
   @ApiProperty({ description: 'Unique display name', example: 'pg-eu-2' })
   @IsString()
   @IsNotEmpty()
@@ -72,6 +77,12 @@ export class CreateDatabaseServerDto extends PoolerAddressDto {
   @Min(1)
   @Max(65535)
   port: number;
+
+  @PoolerHostField()
+  poolerHost?: string | null;
+
+  @PoolerPortField()
+  poolerPort?: number | null;
 
   @ApiProperty({ description: 'Administrative login: creates databases and roles (never answered)' })
   @IsString()
@@ -108,13 +119,19 @@ export class CreateDatabaseServerDto extends PoolerAddressDto {
   state?: ServerState;
 }
 
-export class UpdateDatabaseServerDto extends PoolerAddressDto {
+export class UpdateDatabaseServerDto {
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   name?: string;
+
+  @PoolerHostField()
+  poolerHost?: string | null;
+
+  @PoolerPortField()
+  poolerPort?: number | null;
 
   @ApiPropertyOptional({ description: 'Never answered' })
   @IsOptional()
