@@ -41,7 +41,7 @@ export class DatabaseServerRegistry implements OnModuleInit {
    * (a pooler set through the API wins). Idempotent: a one-server deployment keeps working unchanged.
    */
   async registerDefault(): Promise<void> {
-    await this.master.transaction(async (m) => {
+    const seeded = await this.master.transaction(async (m) => {
       await m.query('SELECT pg_advisory_xact_lock($1)', [REGISTRATION_LOCK]);
       const addresses: { host: string; port: number }[] = await m.query(
         `SELECT DISTINCT database_host AS host, database_port AS port FROM clients WHERE server_id IS NULL`,
@@ -61,15 +61,19 @@ export class DatabaseServerRegistry implements OnModuleInit {
         );
       }
       const pooler = defaultServerPooler(this.config);
-      if (pooler) {
-        await m.query(
-          `UPDATE database_servers SET pooler_host = $3, pooler_port = $4
-            WHERE lower(host) = lower($1) AND port = $2 AND pooler_host IS NULL`,
-          [own.host, own.port, pooler.host, pooler.port],
-        );
-      }
+      if (!pooler) return false;
+      const [{ n }]: { n: number }[] = await m.query(
+        `WITH seeded AS (
+           UPDATE database_servers SET pooler_host = $3, pooler_port = $4
+            WHERE lower(host) = lower($1) AND port = $2 AND pooler_host IS NULL RETURNING id)
+         SELECT count(*)::int AS n FROM seeded`,
+        [own.host, own.port, pooler.host, pooler.port],
+      );
+      return n > 0;
     });
-    await this.reload();
+    // Replicas already running connect to the default server's new pooler too.
+    if (seeded) await this.changed();
+    else await this.reload();
   }
 
   /** The default server's id: the one at MULTITENANCY_DB_HOST:PORT. */

@@ -180,4 +180,38 @@ describe('database servers: a pooler per server', () => {
     expect((await units()).status).toBe(200);
     expect(await defaultPooler.transactions(database)).toBe(before);
   });
+
+  it("seeds the default server's pooler from the environment only when the registry names none", async () => {
+    const database = clientDatabase(a.masterDatabase, identifier);
+    // The registry names none (cleared above): a replica started now writes the environment's...
+    const b = await bootApp({
+      masterDatabase: a.masterDatabase,
+      env: {
+        MULTITENANCY_DB_POOLER_HOST: '127.0.0.1',
+        MULTITENANCY_DB_POOLER_PORT: String(defaultPooler.port),
+      },
+    });
+    // ...and one started next, with another address in its environment, keeps the registry's.
+    const c = await bootApp({
+      masterDatabase: a.masterDatabase,
+      env: { MULTITENANCY_DB_POOLER_HOST: '127.0.0.1', MULTITENANCY_DB_POOLER_PORT: '1' },
+    });
+    try {
+      const server = await platform('get', `/database-servers/${defaultId}`);
+      expect(server.body.data.pooled).toBe(true);
+      // Every replica, the one running before included, now reaches the client through that pooler.
+      for (const replica of [a, b, c]) {
+        const before = await defaultPooler.transactions(database);
+        const res = await replica
+          .http()
+          .get('/api/units')
+          .set({ 'X-Client-ID': identifier, Authorization: `Bearer ${token}` });
+        expect(res.status).toBe(200);
+        expect(await defaultPooler.transactions(database)).toBeGreaterThan(before);
+      }
+    } finally {
+      await c.close();
+      await b.close();
+    }
+  });
 });
