@@ -53,8 +53,8 @@ export class DatabaseServersController {
   @Route('PUT', ':id', {
     summary: 'Update a database server (only the fields given; its address cannot change)',
     description:
-      'Only the fields given; the address cannot change. poolerHost and poolerPort are set together; ' +
-      'null clears the pooler. Open client pools of the server close, the next ones use the new address.',
+      'poolerHost and poolerPort are set together; null clears the pooler. The open client pools of ' +
+      'the server close, and the next ones connect to its new address.',
     ...PLATFORM_ADMIN,
     response: DatabaseServerEnvelopeDto,
     notFound: true,
