@@ -18,7 +18,7 @@ import { checkMonitoring, prometheusRuleYaml } from './monitoring.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
-const KUSTOMIZATIONS = ['base', 'overlays/production'];
+const KUSTOMIZATIONS = ['base', 'overlays/production', 'overlays/production-pgbouncer'];
 
 /** Settings that go to the Secret, never the ConfigMap. */
 export const SECRET_SETTING =
@@ -130,6 +130,20 @@ function render(dir) {
   return objects;
 }
 
+/** PgBouncer (deploy/pgbouncer) answers no HTTP: its probes open its port instead. */
+const isPgBouncer = (container) => /(^|\/)[\w.-]*pgbouncer[\w.-]*(:|$)/.test(container.image ?? '');
+
+/** Liveness and readiness (a startup probe too, if any) are tcpSocket probes on a port the container declares. */
+function checkTcpProbes(c, where, problems) {
+  const ports = new Set((c.ports ?? []).flatMap((p) => [p.containerPort, p.name].filter(Boolean)));
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    if (probe === 'startupProbe' && !c[probe]) continue;
+    const port = c[probe]?.tcpSocket?.port;
+    if (port === undefined) problems.push(`${where}: ${probe} is not a tcpSocket probe`);
+    else if (!ports.has(port)) problems.push(`${where}: ${probe} opens port ${port}, not one the container declares`);
+  }
+}
+
 function check(name, objects, problems) {
   const byKind = (kind) => objects.filter((o) => o.kind === kind);
   for (const o of objects) {
@@ -163,7 +177,8 @@ function check(name, objects, problems) {
     for (const c of d.spec.template.spec.containers) {
       const where = `${name}: ${d.kind} ${d.metadata.name}/${c.name}`;
       if (!c.resources?.requests?.cpu || !c.resources?.requests?.memory) problems.push(`${where}: no requests`);
-      if (d.kind === 'Deployment') {
+      if (d.kind === 'Deployment' && isPgBouncer(c)) checkTcpProbes(c, where, problems);
+      else if (d.kind === 'Deployment') {
         for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
           const path = c[probe]?.httpGet?.path;
           if (!path?.startsWith('/management/health')) problems.push(`${where}: ${probe} not on a health endpoint`);

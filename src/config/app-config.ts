@@ -100,8 +100,10 @@ export class AppConfig {
   MULTITENANCY_DB_PORT = 5432;
 
   /**
-   * A transaction pooler (PgBouncer) in front of MULTITENANCY_DB_HOST:PORT: client-database pools of
-   * that server connect here; administrative work still goes to the server itself. Unset: no pooler.
+   * A transaction pooler (PgBouncer) in front of MULTITENANCY_DB_HOST:PORT: at start it becomes that
+   * server's pooler in the registry when the registry names none (a pooler set through the API wins).
+   * Client-database pools of that server connect there; administrative work still goes to the server
+   * itself. Unset: the registry decides alone.
    */
   @IsOptional()
   @IsString()

@@ -20,16 +20,29 @@ export function masterPooled(config: AppConfig): boolean {
   return !!config.DATABASE_DIRECT_URL && config.DATABASE_DIRECT_URL !== config.DATABASE_URL;
 }
 
+export interface PoolerAddress {
+  host: string;
+  port: number;
+}
+
 /**
- * The address an application pool of a client database uses: the pooler of its server when one is
- * configured (only MULTITENANCY_DB_HOST:PORT has one), else the server. `pooled` tells the pool to
- * send no startup `options` (PgBouncer refuses them).
+ * The pooler MULTITENANCY_DB_POOLER_HOST/PORT names for the default server (MULTITENANCY_DB_HOST:
+ * PORT), if any. It seeds that server's registry entry; the registry's entry is what pools use.
  */
-export function clientPoolTarget(config: AppConfig, target: DbTarget): DbTarget & { pooled: boolean } {
+export function defaultServerPooler(config: AppConfig): PoolerAddress | undefined {
   const host = config.MULTITENANCY_DB_POOLER_HOST;
-  const defaultServer =
-    target.host.toLowerCase() === config.MULTITENANCY_DB_HOST.toLowerCase() &&
-    target.port === config.MULTITENANCY_DB_PORT;
-  if (!host || !defaultServer) return { ...target, pooled: false };
-  return { ...target, host, port: config.MULTITENANCY_DB_POOLER_PORT, pooled: true };
+  return host ? { host: host.toLowerCase(), port: config.MULTITENANCY_DB_POOLER_PORT } : undefined;
+}
+
+/**
+ * The address an application pool of a client database uses: the pooler of its server when it has
+ * one, else the server. `pooled` tells the pool to send no startup `options` (PgBouncer refuses
+ * them) and to send its statements unnamed.
+ */
+export function clientPoolTarget(
+  target: DbTarget,
+  pooler: PoolerAddress | undefined,
+): DbTarget & { pooled: boolean } {
+  if (!pooler) return { ...target, pooled: false };
+  return { ...target, host: pooler.host, port: pooler.port, pooled: true };
 }

@@ -1,7 +1,7 @@
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { DatabaseServerDto } from './dto/database-server.dto';
 
-/** The server as the API shows it: never its host, port nor administrative login. */
+/** The server as the API shows it: never its host, port, pooler address nor administrative login. */
 export function toDatabaseServerView(
   server: DatabaseServer,
   clients: number,
@@ -13,6 +13,7 @@ export function toDatabaseServerView(
     state: server.state,
     maxClients: server.maxClients,
     maxConnections: server.maxConnections,
+    pooled: server.poolerHost !== null,
     clients,
     isDefault,
     createdAt: server.createdAt,

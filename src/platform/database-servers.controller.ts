@@ -11,7 +11,7 @@ import {
   UpdateDatabaseServerDto,
 } from './dto/database-server.dto';
 
-/** The database servers client databases are placed on. Host, port and logins are never answered. */
+/** The database servers client databases are placed on. Addresses and logins are never answered. */
 @ApiTags('Platform administration')
 @Controller('api/platform/database-servers')
 export class DatabaseServersController {
@@ -28,7 +28,9 @@ export class DatabaseServersController {
 
   @Route('POST', '', {
     summary: 'Register a database server',
-    description: 'The administrative password is stored encrypted. Host, port and login are never answered.',
+    description:
+      'The administrative password is stored encrypted. With poolerHost and poolerPort, client ' +
+      'application pools connect through that pooler. Host, port, pooler address and login are never answered.',
     ...PLATFORM_ADMIN,
     response: DatabaseServerEnvelopeDto,
     badRequest: true,
@@ -50,6 +52,9 @@ export class DatabaseServersController {
 
   @Route('PUT', ':id', {
     summary: 'Update a database server (only the fields given; its address cannot change)',
+    description:
+      'poolerHost and poolerPort are set together; null clears the pooler. The open client pools of ' +
+      'the server close, and the next ones connect to its new address.',
     ...PLATFORM_ADMIN,
     response: DatabaseServerEnvelopeDto,
     notFound: true,

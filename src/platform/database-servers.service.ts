@@ -46,6 +46,8 @@ export class DatabaseServersService {
         name: dto.name,
         host: dto.host.toLowerCase(),
         port: dto.port,
+        poolerHost: dto.poolerHost ? dto.poolerHost.toLowerCase() : null,
+        poolerPort: dto.poolerHost ? dto.poolerPort! : null,
         adminUsername: dto.adminUsername,
         adminPassword: dto.adminPassword ? this.secrets.encrypt(dto.adminPassword) : null,
         maxClients: dto.maxClients ?? 1000,
@@ -66,6 +68,11 @@ export class DatabaseServersService {
     if (dto.maxClients !== undefined) server.maxClients = dto.maxClients;
     if (dto.maxConnections !== undefined) server.maxConnections = dto.maxConnections;
     if (dto.state !== undefined) server.state = dto.state;
+    if (dto.poolerHost !== undefined || dto.poolerPort !== undefined) {
+      // Validation lets through both or neither set; one null alone clears the pair.
+      server.poolerHost = dto.poolerHost ? dto.poolerHost.toLowerCase() : null;
+      server.poolerPort = dto.poolerHost ? dto.poolerPort! : null;
+    }
     await this.platform.servers().save(server);
     await this.registry.changed();
     return this.get(id);

@@ -4,6 +4,7 @@ import { SecretBox } from '../common/crypto/secret-box';
 import { AppConfig } from '../config/app-config';
 import { DbTarget, parseDatabaseUrl } from '../database/data-source-factory';
 import { MASTER_DATA_SOURCE } from '../database/master-data-source';
+import { defaultServerPooler, PoolerAddress } from '../database/pooling';
 import { RedisService } from '../redis/redis.service';
 import { DatabaseServer } from './entities/database-server.entity';
 
@@ -20,6 +21,7 @@ const REGISTRATION_LOCK = 7243005;
 export class DatabaseServerRegistry implements OnModuleInit {
   private readonly logger = new Logger(DatabaseServerRegistry.name);
   private byId = new Map<number, DatabaseServer>();
+  private readonly changeListeners: (() => void)[] = [];
 
   constructor(
     @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
@@ -35,10 +37,11 @@ export class DatabaseServerRegistry implements OnModuleInit {
   /**
    * Registers the server of MULTITENANCY_DB_HOST:PORT (with the master's administrative login) and
    * gives every client without a server the one at its address, registering other addresses found
-   * on the way. Idempotent: a one-server deployment keeps working unchanged.
+   * on the way. MULTITENANCY_DB_POOLER_HOST/PORT become that server's pooler when it has none
+   * (a pooler set through the API wins). Idempotent: a one-server deployment keeps working unchanged.
    */
   async registerDefault(): Promise<void> {
-    await this.master.transaction(async (m) => {
+    const seeded = await this.master.transaction(async (m) => {
       await m.query('SELECT pg_advisory_xact_lock($1)', [REGISTRATION_LOCK]);
       const addresses: { host: string; port: number }[] = await m.query(
         `SELECT DISTINCT database_host AS host, database_port AS port FROM clients WHERE server_id IS NULL`,
@@ -57,8 +60,20 @@ export class DatabaseServerRegistry implements OnModuleInit {
           [host, port],
         );
       }
+      const pooler = defaultServerPooler(this.config);
+      if (!pooler) return false;
+      const [{ n }]: { n: number }[] = await m.query(
+        `WITH seeded AS (
+           UPDATE database_servers SET pooler_host = $3, pooler_port = $4
+            WHERE lower(host) = lower($1) AND port = $2 AND pooler_host IS NULL RETURNING id)
+         SELECT count(*)::int AS n FROM seeded`,
+        [own.host, own.port, pooler.host, pooler.port],
+      );
+      return n > 0;
     });
-    await this.reload();
+    // Replicas already running connect to the default server's new pooler too.
+    if (seeded) await this.changed();
+    else await this.reload();
   }
 
   /** The default server's id: the one at MULTITENANCY_DB_HOST:PORT. */
@@ -77,6 +92,38 @@ export class DatabaseServerRegistry implements OnModuleInit {
     const server = this.byId.get(id);
     if (!server) return undefined;
     return Math.max(1, Math.floor(server.maxConnections / this.config.TENANT_SERVER_PROCESSES));
+  }
+
+  /**
+   * The pooler the application pools of server `id`'s clients connect through, from what is loaded
+   * here: undefined when it has none (they connect to the server) or is not loaded yet.
+   */
+  poolerOf(id: number): PoolerAddress | undefined {
+    const server = this.byId.get(id);
+    if (!server?.poolerHost || !server.poolerPort) return undefined;
+    return { host: server.poolerHost, port: server.poolerPort };
+  }
+
+  /**
+   * The pooler for a client's application pool, loading its server first if needed. A client not
+   * placed on a server yet (before the first start's back-fill) gets the default server's pooler
+   * from MULTITENANCY_DB_POOLER_HOST/PORT when it lives at MULTITENANCY_DB_HOST:PORT.
+   */
+  async clientPooler(
+    serverId: number | null,
+    host: string,
+    port: number,
+  ): Promise<PoolerAddress | undefined> {
+    if (serverId !== null && (await this.get(serverId))) return this.poolerOf(serverId);
+    const atDefault =
+      host.toLowerCase() === this.config.MULTITENANCY_DB_HOST.toLowerCase() &&
+      port === this.config.MULTITENANCY_DB_PORT;
+    return atDefault ? defaultServerPooler(this.config) : undefined;
+  }
+
+  /** Calls `listener` after every reload of the registry here (a server changed somewhere). */
+  onChanged(listener: () => void): void {
+    this.changeListeners.push(listener);
   }
 
   /** The registered servers' names by id (metric labels: bounded by the registry). */
@@ -125,6 +172,7 @@ export class DatabaseServerRegistry implements OnModuleInit {
     try {
       const servers = await this.master.getRepository(DatabaseServer).find();
       this.byId = new Map(servers.map((s) => [s.id, s]));
+      for (const listener of this.changeListeners) listener();
     } catch (err) {
       this.logger.warn(`Database server registry reload failed: ${(err as Error).message}`);
     }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { DataSourceSettings, searchPathOptions } from '../database/data-source-factory';
+import { DataSourceSettings, DbTarget, searchPathOptions } from '../database/data-source-factory';
 import { clientPoolTarget } from '../database/pooling';
 import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
 import { MASTER_DATA_SOURCE } from '../database/master-data-source';
@@ -20,7 +20,13 @@ const CONNECTION_WAIT_MS = 5000;
 interface ClientHandle {
   pool: ClientConnectionPool;
   dataSource: DataSource;
+  serverId: number | null;
+  /** The database itself, and where the pool connects: it or its server's pooler. */
+  direct: DbTarget;
+  connectsTo: string;
 }
+
+const address = (target: { host: string; port: number }) => `${target.host}:${target.port}`;
 
 /**
  * Internal to src/tenancy (an ESLint rule keeps it there): features reach data through
@@ -45,7 +51,7 @@ export class TenantDataSources implements OnModuleDestroy {
     private readonly registry: ClientRegistry,
     private readonly config: AppConfig,
     @Inject(TENANT_ENTITIES) entities: EntityClasses,
-    servers: DatabaseServerRegistry,
+    private readonly servers: DatabaseServerRegistry,
   ) {
     this.settings = { entities, poolMax: config.TENANT_POOL_MAX };
     this.metrics = new TenantConnectionMetrics(
@@ -65,6 +71,8 @@ export class TenantDataSources implements OnModuleDestroy {
     this.sweeper.unref();
     // A moved client's connections lead to its former server: the next use opens them at the new one.
     registry.onMoved((identifier) => void this.close(identifier));
+    // So do those of a client whose server's pooler was set, changed or cleared.
+    servers.onChanged(() => this.closeRerouted());
   }
 
   /** The DataSource of the tenant the current request or job entered. */
@@ -112,7 +120,11 @@ export class TenantDataSources implements OnModuleDestroy {
     const template = await this.template;
     const existing = this.handles.get(identifier); // opened by a concurrent caller meanwhile
     if (existing) return existing.dataSource;
-    const target = clientPoolTarget(this.config, this.registry.connectionTarget(client));
+    const direct = this.registry.connectionTarget(client);
+    const pooler = await this.servers.clientPooler(client.serverId, direct.host, direct.port);
+    const again = this.handles.get(identifier); // opened by a concurrent caller while the server loaded
+    if (again) return again.dataSource;
+    const target = clientPoolTarget(direct, pooler);
     const pool = new ClientConnectionPool(
       identifier,
       client.serverId,
@@ -139,8 +151,23 @@ export class TenantDataSources implements OnModuleDestroy {
       ...this.settings,
       pooled: target.pooled,
     });
-    this.handles.set(identifier, { pool, dataSource });
+    this.handles.set(identifier, {
+      pool,
+      dataSource,
+      serverId: client.serverId,
+      direct,
+      connectsTo: address(target),
+    });
     return dataSource;
+  }
+
+  /** Closes the pools whose server now has another pooler (or none, or a new one). */
+  private closeRerouted() {
+    for (const [identifier, handle] of this.handles) {
+      if (handle.serverId === null) continue;
+      const pooler = this.servers.poolerOf(handle.serverId);
+      if (address(pooler ?? handle.direct) !== handle.connectsTo) void this.close(identifier);
+    }
   }
 
   private closeIdle() {

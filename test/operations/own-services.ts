@@ -1,9 +1,11 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client as PgClient } from 'pg';
 
 const run = promisify(execFile);
 
@@ -126,5 +128,99 @@ export class OwnRedis {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
+  }
+}
+
+/** PgBouncer runs as `postgres` when the test runs as root (it refuses root). */
+const PGBOUNCER =
+  ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((path) => existsSync(path)) ?? 'pgbouncer';
+
+/**
+ * A PgBouncer of the test's own in transaction pooling mode, in front of `host:port` (every
+ * database by its own name), configured as test/pgbouncer/run.sh configures its own. `admin` runs a
+ * command on its console (`SHOW STATS`, `PAUSE`, `RESUME`).
+ */
+export class OwnPgBouncer {
+  port = 0;
+  private dir = '';
+  private child?: ChildProcess;
+
+  async start(host: string, serverPort: number): Promise<this> {
+    this.port = await freePort();
+    this.dir = await mkdtemp(join(tmpdir(), 'own-pgbouncer-'));
+    await writeFile(
+      join(this.dir, 'pgbouncer.ini'),
+      [
+        '[databases]',
+        `* = host=${host} port=${serverPort}`,
+        '[pgbouncer]',
+        'listen_addr = 127.0.0.1',
+        `listen_port = ${this.port}`,
+        'unix_socket_dir =',
+        'pool_mode = transaction',
+        'auth_type = trust',
+        `auth_file = ${join(this.dir, 'userlist.txt')}`,
+        'auth_user = postgres',
+        'admin_users = postgres',
+        'max_client_conn = 500',
+        'default_pool_size = 20',
+        'server_idle_timeout = 5',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(join(this.dir, 'userlist.txt'), '"postgres" ""\n');
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) await run('chown', ['-R', 'postgres', this.dir]);
+    const args = [...(asRoot ? ['-u', 'postgres'] : []), join(this.dir, 'pgbouncer.ini')];
+    const child = spawn(PGBOUNCER, args, { stdio: 'ignore' });
+    this.child = child;
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`pgbouncer exited with ${code}`))),
+    );
+    exited.catch(() => undefined);
+    for (let tries = 0; ; tries++) {
+      const ok = await Promise.race([
+        this.admin('SHOW VERSION').then(
+          () => true,
+          () => false,
+        ),
+        exited,
+      ]);
+      if (ok) return this;
+      if (tries > 50) throw new Error(`pgbouncer did not start on ${this.port}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async admin<T = Record<string, string>>(command: string): Promise<T[]> {
+    const client = new PgClient({
+      host: '127.0.0.1',
+      port: this.port,
+      user: 'postgres',
+      database: 'pgbouncer',
+    });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      return (await client.query(command)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Transactions it carried to `database` (0 when it never saw that database). */
+  async transactions(database: string): Promise<number> {
+    const rows = await this.admin<{ database: string; total_xact_count: string }>('SHOW STATS');
+    return Number(rows.find((row) => row.database === database)?.total_xact_count ?? 0);
+  }
+
+  async stop() {
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    if (this.dir) await rm(this.dir, { recursive: true, force: true });
   }
 }

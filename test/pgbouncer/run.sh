@@ -2,7 +2,8 @@
 # Runs the tenancy, identity and records end-to-end tests once through PgBouncer in transaction
 # pooling mode, in front of the test PostgreSQL: the booted apps' master and client-database pools
 # connect to PgBouncer, their administrative work (migrations, CREATE DATABASE, session locks) to
-# PostgreSQL directly. Starts its own PgBouncer on a free port from PGBOUNCER_TEST_PORT (6433) on,
+# PostgreSQL directly. The per-server pooler test (server-poolers) runs too, with the master pool
+# through this PgBouncer and the client pools through PgBouncers of its own, one per server. Starts its own PgBouncer on a free port from PGBOUNCER_TEST_PORT (6433) on,
 # stops it at the end, and exits with jest's status; it also fails when nothing went through
 # PgBouncer. Extra arguments go to jest (e.g. a single spec path instead of the default set).
 set -euo pipefail
@@ -75,7 +76,8 @@ transactions() { admin 'SHOW TOTALS' | awk -F'|' '$1 == "total_xact_count" { pri
 before="$(transactions)"
 
 if [ "$#" -eq 0 ]; then
-  set -- test/platform/tenancy.e2e-spec.ts test/platform/sandboxes.e2e-spec.ts test/identity/ test/records/
+  set -- test/platform/tenancy.e2e-spec.ts test/platform/sandboxes.e2e-spec.ts test/platform/server-poolers.e2e-spec.ts \
+    test/identity/ test/records/
 fi
 echo "PgBouncer ${port} (transaction pooling) in front of ${PG_HOST}:${PG_PORT}: jest $*"
 status=0

@@ -1,10 +1,64 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { SERVER_STATES, ServerState } from '../../tenancy/entities/database-server.entity';
 
 const HOST =
   /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const ROLE = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The pooler's host and port go together: each is checked when either is given (not null). */
+const PoolerPair = () =>
+  ValidateIf((o: { poolerHost?: string | null; poolerPort?: number | null }) => {
+    return (
+      (o.poolerHost !== undefined && o.poolerHost !== null) ||
+      (o.poolerPort !== undefined && o.poolerPort !== null)
+    );
+  });
+
+/** The pooler's host: checked like `host`, given with poolerPort. */
+const PoolerHostField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      description:
+        "Host name or IPv4 address of the transaction pooler (PgBouncer) in front of it: its clients' " +
+        'application pools connect there, administrative work never. With poolerPort; null clears both. ' +
+        'Never answered',
+      example: 'pgbouncer-eu-2.internal',
+    }),
+    PoolerPair(),
+    IsString({ message: 'poolerHost must be given with poolerPort' }),
+    Matches(HOST, { message: 'poolerHost must be a host name or an IPv4 address' }),
+  );
+
+const PoolerPortField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      nullable: true,
+      minimum: 1,
+      maximum: 65535,
+      description: 'Port of poolerHost (with it; null clears both). Never answered',
+      example: 6432,
+    }),
+    PoolerPair(),
+    IsInt({ message: 'poolerPort must be given with poolerHost, as an integer' }),
+    Min(1),
+    Max(65535),
+  );
 
 export class CreateDatabaseServerDto {
   @ApiProperty({ description: 'Unique display name', example: 'pg-eu-2' })
@@ -23,6 +77,12 @@ export class CreateDatabaseServerDto {
   @Min(1)
   @Max(65535)
   port: number;
+
+  @PoolerHostField()
+  poolerHost?: string | null;
+
+  @PoolerPortField()
+  poolerPort?: number | null;
 
   @ApiProperty({ description: 'Administrative login: creates databases and roles (never answered)' })
   @IsString()
@@ -67,6 +127,12 @@ export class UpdateDatabaseServerDto {
   @MaxLength(100)
   name?: string;
 
+  @PoolerHostField()
+  poolerHost?: string | null;
+
+  @PoolerPortField()
+  poolerPort?: number | null;
+
   @ApiPropertyOptional({ description: 'Never answered' })
   @IsOptional()
   @IsString()
@@ -109,6 +175,10 @@ export class DatabaseServerDto {
   state: ServerState;
   @ApiProperty() maxClients: number;
   @ApiProperty() maxConnections: number;
+  @ApiProperty({
+    description: "True when a pooler stands in front of it (its clients' application pools connect there)",
+  })
+  pooled: boolean;
   @ApiProperty({ description: 'Clients placed on it (deleted ones excluded)' }) clients: number;
   @ApiProperty({ description: 'True for the server of MULTITENANCY_DB_HOST:MULTITENANCY_DB_PORT' })
   isDefault: boolean;

@@ -4,8 +4,10 @@ export const SERVER_STATES = ['active', 'draining', 'disabled'] as const;
 export type ServerState = (typeof SERVER_STATES)[number];
 
 /**
- * A PostgreSQL server client databases are placed on (master database only). Host, port and the
- * administrative login never leave the service; a null login means the master's own (DATABASE_URL).
+ * A PostgreSQL server client databases are placed on (master database only). Host, port, the
+ * pooler's address and the administrative login never leave the service; a null login means the
+ * master's own (DATABASE_URL). With a pooler (both set or neither), its clients' application pools
+ * connect to it; administrative work always goes to host and port.
  */
 @Entity('database_servers')
 export class DatabaseServer {
@@ -13,6 +15,8 @@ export class DatabaseServer {
   @Column() name: string;
   @Column() host: string;
   @Column() port: number;
+  @Column({ type: 'varchar', nullable: true }) poolerHost: string | null;
+  @Column({ type: 'int', nullable: true }) poolerPort: number | null;
   @Column({ type: 'varchar', nullable: true }) adminUsername: string | null;
   /** AES-256-GCM sealed; see SecretBox. */
   @Column({ type: 'varchar', nullable: true }) adminPassword: string | null;
