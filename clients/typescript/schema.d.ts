@@ -3255,7 +3255,7 @@ export interface paths {
         put?: never;
         /**
          * Register a database server
-         * @description The administrative password is stored encrypted. Host, port and login are never answered.
+         * @description The administrative password is stored encrypted. With poolerHost and poolerPort, client application pools connect through that pooler. Host, port, pooler address and login are never answered.
          *
          *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
          */
@@ -3282,7 +3282,7 @@ export interface paths {
         get: operations["databaseServersGet"];
         /**
          * Update a database server (only the fields given; its address cannot change)
-         * @description Update a database server (only the fields given; its address cannot change).
+         * @description poolerHost and poolerPort are set together; null clears the pooler. The open client pools of the server close, and the next ones connect to its new address.
          *
          *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
          */
@@ -6878,6 +6878,8 @@ export interface components {
             state: "active" | "draining" | "disabled";
             maxClients: number;
             maxConnections: number;
+            /** @description True when a pooler stands in front of it (its clients' application pools connect there) */
+            pooled: boolean;
             /** @description Clients placed on it (deleted ones excluded) */
             clients: number;
             /** @description True for the server of MULTITENANCY_DB_HOST:MULTITENANCY_DB_PORT */
@@ -6903,6 +6905,16 @@ export interface components {
             host: string;
             /** @example 5432 */
             port: number;
+            /**
+             * @description Host name or IPv4 address of the transaction pooler (PgBouncer) in front of it: its clients' application pools connect there, administrative work never. With poolerPort; null clears both. Never answered
+             * @example pgbouncer-eu-2.internal
+             */
+            poolerHost?: string | null;
+            /**
+             * @description Port of poolerHost (with it; null clears both). Never answered
+             * @example 6432
+             */
+            poolerPort?: number | null;
             /** @description Administrative login: creates databases and roles (never answered) */
             adminUsername: string;
             /** @description Stored encrypted; never answered */
@@ -6928,6 +6940,16 @@ export interface components {
         };
         UpdateDatabaseServerDto: {
             name?: string;
+            /**
+             * @description Host name or IPv4 address of the transaction pooler (PgBouncer) in front of it: its clients' application pools connect there, administrative work never. With poolerPort; null clears both. Never answered
+             * @example pgbouncer-eu-2.internal
+             */
+            poolerHost?: string | null;
+            /**
+             * @description Port of poolerHost (with it; null clears both). Never answered
+             * @example 6432
+             */
+            poolerPort?: number | null;
             /** @description Never answered */
             adminUsername?: string;
             /** @description Stored encrypted; never answered */
