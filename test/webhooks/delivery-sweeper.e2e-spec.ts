@@ -24,7 +24,8 @@ describe('delivery sweeper', () => {
       (
         await sql<{ n: string }>(
           t.masterDatabase,
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'svc-platform:idle'`,
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'svc-platform:idle'`,
+          [clientDatabase(t.masterDatabase, 'idle')],
         )
       )[0].n,
     );
