@@ -6,7 +6,8 @@
  *    Times, Chinese, Japanese and Korean in Noto Sans CJK from Debian's fonts-noto-cjk), read by the
  *    embedded engine and by the `tesseract` program (Debian package tesseract-ocr) with the same
  *    model file (--tessdata-dir), page segmentation as the program's default (--psm 3) and, for a
- *    language the engine segments otherwise (Korean: one column), also as the engine does. CER = edit
+ *    language the engine reads otherwise (Korean: one column; Japanese: no noise removal), also with
+ *    the engine's settings. CER = edit
  *    distance / characters of the page, whitespace runs counted as one space (Korean included, which
  *    spaces its words), not counted at all for Chinese and Japanese (written without spaces; Tesseract
  *    may space their characters apart). Target: the engine's CER at most the program's, and at most 3 %.
@@ -30,7 +31,11 @@ import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Tesseract from 'tesseract.js';
 import { DocumentsSettings } from '../../src/documents/documents.settings';
-import { EmbeddedOcrEngine, pageSegmentation } from '../../src/documents/ocr/embedded-engine';
+import {
+  EmbeddedOcrEngine,
+  modelParameters,
+  pageSegmentation,
+} from '../../src/documents/ocr/embedded-engine';
 import { HttpOcrEngine } from '../../src/documents/ocr/http-engine';
 import { mupdf } from '../../src/documents/ocr/page-renderer';
 import { ParseSandbox } from '../../src/documents/ocr/parse-sandbox';
@@ -44,6 +49,8 @@ const SCAN_PAGES = Number(process.env.BENCH_SCAN_PAGES ?? 6);
 const WORKERS = Number(process.env.BENCH_OCR_WORKERS ?? 2);
 /** Models to measure (comma-separated, e.g. `jpn,kor`); all vendored ones by default. */
 const CER_LANGS = process.env.BENCH_CER_LANGS?.split(',').filter(Boolean);
+/** At most this many of each language's sentences (the first ones); all of them by default. */
+const CER_LINES = Number(process.env.BENCH_CER_LINES ?? Infinity);
 /** A folder to keep each page's image and both readings in, to look at the errors. */
 const CER_KEEP = process.env.BENCH_CER_KEEP;
 
@@ -151,6 +158,30 @@ const LANGUAGES: Record<string, Language> = {
       '出口の冷却水の温度は二十八度を超えてはならない。',
       '安全継電器が二回作動した。端子のねじが緩んでいた。',
       '次の停止は五月の中旬に予定されている。',
+      '三号ボイラーの安全弁を定期点検のために取り外した。',
+      '冷却塔の送風機に異音があり、軸受を交換する予定である。',
+      '主変圧器の絶縁油を分析したところ、水分が基準値を超えていた。',
+      '制御盤の表示灯が点滅したため、電源回路を確認した。',
+      '復水器の細管から漏えいが見つかり、該当箇所を閉止した。',
+      '非常用発電機の起動試験は毎月第一月曜日に行う。',
+      '配管の肉厚測定の結果、腐食による減肉は認められなかった。',
+      '作業員は保護具を着用してから設備に近づくこと。',
+      '点検記録は作業終了後三日以内に提出しなければならない。',
+      '圧縮機の吐出温度が上昇したので、負荷を下げて運転を続けた。',
+      '燃料タンクの液面計を校正し、誤差が許容範囲内であることを確かめた。',
+      '蒸気タービンの振動値は前回の測定とほぼ同じであった。',
+      '排水処理設備の水質を毎日記録している。',
+      '遮断器の動作時間を測定し、仕様書の値と比較した。',
+      '高所作業の前に足場の固定状態を確認する。',
+      '潤滑油の交換周期を六か月から一年に延長することを検討している。',
+      '計装用空気の圧力低下により、調節弁が全開になった。',
+      '定期検査の期間中は発電を停止する。',
+      '溶接部の非破壊検査で小さな欠陥が二か所見つかった。',
+      '予備品の在庫が不足しているため、至急発注する必要がある。',
+      '火災報知器の感知器を全数点検し、不良品を取り替えた。',
+      '電動機の絶縁抵抗は良好で、再使用に問題はない。',
+      '試運転の結果は報告書にまとめて所長に提出した。',
+      '雨水の浸入を防ぐため、屋外盤の扉のパッキンを新しくした。',
     ],
   },
   kor: {
@@ -307,7 +338,9 @@ async function benchCer(dir: string, models: string[], cli: boolean) {
         continue;
       }
       const pages = await Promise.all(
-        Array.from({ length: CER_PAGES }, (_, n) => typeset(pageLines(language.lines, n), language)),
+        Array.from({ length: CER_PAGES }, (_, n) =>
+          typeset(pageLines(language.lines.slice(0, CER_LINES), n), language),
+        ),
       );
       await engine.recognize(pages[0].png, 'image/png', language.code); // the worker created, not timed
       const started = Date.now();
@@ -332,10 +365,12 @@ async function benchCer(dir: string, models: string[], cli: boolean) {
           `CER embedded/program ${ratio(embeddedCer, programCer)} ` +
           '(target <= 1, and embedded <= 3 %)';
         const psm = pageSegmentation(model);
-        if (psm !== Tesseract.PSM.AUTO) {
-          // The engine segments this language's pages otherwise: the program with the same mode too.
-          const same = await readWithProgram(dir, model, pages, psm);
-          line += `; program with the engine's --psm ${psm}: ${fmt(pageCer(same.texts) * 100, 2)} %`;
+        const parameters = modelParameters(model);
+        if (psm !== Tesseract.PSM.AUTO || Object.keys(parameters).length) {
+          // The engine reads this language's pages otherwise: the program with the same settings too.
+          const same = await readWithProgram(dir, model, pages, psm, parameters);
+          const settings = [`--psm ${psm}`, ...Object.entries(parameters).map(([k, v]) => `-c ${k}=${v}`)];
+          line += `; program with the engine's ${settings.join(' ')}: ${fmt(pageCer(same.texts) * 100, 2)} %`;
         }
         if (CER_KEEP) await keep(model, pages, embedded, program.texts);
       }
@@ -346,15 +381,25 @@ async function benchCer(dir: string, models: string[], cli: boolean) {
   }
 }
 
-/** The `tesseract` program's reading of each page, with page segmentation mode `psm`. */
-async function readWithProgram(dir: string, model: string, pages: Page[], psm: string) {
+/** The `tesseract` program's reading of each page, with page segmentation mode `psm` and `parameters`. */
+async function readWithProgram(
+  dir: string,
+  model: string,
+  pages: Page[],
+  psm: string,
+  parameters: Record<string, string> = {},
+) {
+  const settings = Object.entries(parameters).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
   const texts: string[] = [];
   const started = Date.now();
   for (const [i, page] of pages.entries()) {
     const path = join(dir, `cer-${model}-${i}.png`);
     await writeFile(path, page.png);
     texts.push(
-      await run('tesseract', [path, '-', '-l', model, '--tessdata-dir', dir, '--oem', '1', '--psm', psm]),
+      await run('tesseract', [
+        ...[path, '-', '-l', model, '--tessdata-dir', dir, '--oem', '1', '--psm', psm],
+        ...settings,
+      ]),
     );
   }
   return { texts, ms: (Date.now() - started) / pages.length };
