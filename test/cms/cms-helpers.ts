@@ -44,9 +44,7 @@ export const fieldsOf = (res: { body: { error?: { details?: { field: string }[] 
  * comes back short (the last page, or the empty one past it), with the total each page counted.
  */
 export async function idsByPages(
-  read: (
-    page: number,
-  ) => PromiseLike<{
+  read: (page: number) => PromiseLike<{
     status: number;
     body: { data: { id: number }[]; meta: { pagination: { total: number } } };
   }>,
