@@ -140,8 +140,9 @@ export class CmsDdl {
     const column = quoteIdent(field.column);
     if (field.def.unique || field.def.relation === 'oneToOne') {
       const index = quoteIdent(indexName('uq', type.table, field.column));
+      // The id rides along so that a page by number finds its ids by an index-only walk.
       await this.guard(field.name, () =>
-        this.ddl.query(`CREATE UNIQUE INDEX ${index} ON ${table} (${column})`),
+        this.ddl.query(`CREATE UNIQUE INDEX ${index} ON ${table} (${column}) INCLUDE ("id")`),
       );
     }
     if (field.targetTable) {

@@ -5,7 +5,7 @@ import { upload } from '../documents/helpers';
 import { createUser, loginFull } from '../identity/identity-helpers';
 import { clientDatabase, sql } from '../support/pg';
 import { databaseUrl } from '../support/test-env';
-import { cmsFixture, CmsFixture, fieldsOf, Method } from './cms-helpers';
+import { cmsFixture, CmsFixture, fieldsOf, idsByPages, listOrderSql, Method } from './cms-helpers';
 
 type Caller = (method: Method, path: string) => ReturnType<CmsFixture['admin']>;
 type Rec = { id: number; companyId?: number; [key: string]: unknown };
@@ -205,6 +205,51 @@ describe('custom tables: company scope', () => {
     expect(fieldsOf(across)).toEqual(['refId']);
     const linked = await upload(f.t, h2, second, [['d.png', png]], '/link', link(b.id)).expect(201);
     expect((await m2('get', `/api/cms/sites/${b.id}`).expect(200)).body.data.photo).toBe(linked.body[0].id);
+  });
+
+  it('pages by number within a company give the rows of the SQL order at every depth', async () => {
+    await f
+      .admin('post', '/api/cms/content-types')
+      .send({
+        collectionName: 'meters',
+        attributes: {
+          tag: { type: 'uid', unique: true },
+          reading: { type: 'integer' },
+          peers: { type: 'relation', relation: 'manyToMany', target: 'sites' },
+        },
+      })
+      .expect(201);
+    // The two companies' rows interleaved, tags out of id order, some missing, readings with ties.
+    await Promise.all(
+      Array.from({ length: 30 }, (_, n) =>
+        create(n % 3 ? m1 : m2, 'meters', {
+          tag: n % 8 === 5 ? null : `m${String((n * 7) % 30).padStart(2, '0')}`,
+          reading: n % 6 === 0 ? null : n % 4,
+        }),
+      ),
+    );
+    const admin: Caller = (method, path) => f.admin(method, path);
+    for (const [who, as, company] of [
+      ['m1', m1, first],
+      ['m2', m2, second],
+      ['admin', admin, null],
+    ] as const) {
+      for (const sort of ['tag', 'reading', 'id']) {
+        for (const order of ['ASC', 'DESC'] as const) {
+          const where = company === null ? undefined : `company_id = ${company}`;
+          const expected = (
+            await sql<{ id: number }>(db, listOrderSql('cms_meters', sort, order, where))
+          ).map((r) => r.id);
+          expect(expected.length).toBe(company === null ? 30 : company === first ? 20 : 10);
+          const listed = await idsByPages(
+            (page) => as('get', '/api/cms/meters').query({ sort, order, pageSize: 3, page }),
+            3,
+          );
+          expect([who, sort, order, listed.ids]).toEqual([who, sort, order, expected]);
+          expect(new Set(listed.totals)).toEqual(new Set([expected.length]));
+        }
+      }
+    }
   });
 
   it('a PUT moves a type into company scope: existing records need a company and an ADMIN', async () => {

@@ -51,15 +51,26 @@ export async function pageRows(run: Run, q: PageQuery): Promise<Row[]> {
   return rows;
 }
 
+/**
+ * A page by number walks the sort order for ids alone (an index-only walk where the sort field's
+ * index carries the id and the table's visibility map is current), skips `offset` of them, and only
+ * then reads and shapes the rows it keeps: the skipped rows are never read whole nor cast to the
+ * answer's types (nor their many relations gathered), which is what an OFFSET over the whole select
+ * list costs. The outer order is the inner one (a total order), so the rows and their order are those
+ * of the plain OFFSET.
+ */
 function statement(q: PageQuery, step: Step, limit: number, offset: number): [string, unknown[]] {
   const p = new Params();
   p.values.push(...q.values);
   const where = [...q.where, step.where(p)];
   const { column } = sortField(q.type, q.sort);
-  const sql = `SELECT ${selectList(q.type, q.fields)}, t.${quoteIdent(column)}::text AS "${SORT_TEXT}"
-    FROM ${quoteIdent(q.type.table)} t WHERE ${where.join(' AND ')} ORDER BY ${step.order}
-    LIMIT ${p.add(limit)}${offset ? ` OFFSET ${p.add(offset)}` : ''}`;
-  return [sql, p.values];
+  const table = quoteIdent(q.type.table);
+  const select = `SELECT ${selectList(q.type, q.fields)}, t.${quoteIdent(column)}::text AS "${SORT_TEXT}"
+    FROM ${table} t`;
+  const page = `WHERE ${where.join(' AND ')} ORDER BY ${step.order} LIMIT ${p.add(limit)}`;
+  if (!offset) return [`${select} ${page}`, p.values];
+  const ids = `SELECT t."id" FROM ${table} t ${page} OFFSET ${p.add(offset)}`;
+  return [`${select} WHERE t."id" = ANY (ARRAY(${ids})) ORDER BY ${step.order}`, p.values];
 }
 
 async function count(run: Run, q: PageQuery, step: Step): Promise<number> {
