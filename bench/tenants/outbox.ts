@@ -15,10 +15,10 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { sql } from '../../test/support/pg';
 import { SmtpSink } from '../../test/support/smtp-sink';
-import { bootApp, login, TestApp } from '../../test/support/test-app';
+import { bootApp, TestApp } from '../../test/support/test-app';
 import { withBenchRun } from '../bench-env';
 import { startWorker } from '../child';
-import { makeFleet } from './fleet';
+import { fleetTokens, makeFleet } from './fleet';
 import { benchEntry } from './own-cluster';
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 1000);
@@ -28,6 +28,7 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 const PREFIX = 'obx';
 /** Give up waiting for deliveries after this long without a new one. */
 const DRAIN_MS = 20_000;
+const WEBHOOK_SETUP_CONCURRENCY = 8;
 
 interface Receipt {
   eventId: string;
@@ -133,18 +134,23 @@ async function run(): Promise<OutboxResult> {
     const fleet = await makeFleet(t, sink, TENANTS, PREFIX);
     await new Promise((r) => setTimeout(r, 5500)); // the registry's refresh picks up the cloned clients
     const setupStarted = Date.now();
-    const tokens = new Map<string, string>();
+    const tokens = await fleetTokens(t, fleet);
     const port = (t.app.getHttpServer().address() as AddressInfo).port;
-    for (const identifier of fleet.identifiers) {
-      const token = await login(t, fleet.first.adminEmail, fleet.first.adminPassword, identifier);
-      const status = await post(port, '/api/admin/webhooks', identifier, token, {
-        name: 'bench',
-        url: `http://127.0.0.1:${receiverPort}/hook/${identifier}`,
-        events: ['unit.created'],
-      });
-      if (status !== 201) throw new Error(`webhook for ${identifier}: ${status}`);
-      tokens.set(identifier, token);
-    }
+    let nextHook = 0;
+    // A few at once: each is a request that opens its client's connection under the ceiling of 20.
+    await Promise.all(
+      Array.from({ length: WEBHOOK_SETUP_CONCURRENCY }, async () => {
+        while (nextHook < fleet.identifiers.length) {
+          const identifier = fleet.identifiers[nextHook++];
+          const status = await post(port, '/api/admin/webhooks', identifier, tokens.get(identifier)!, {
+            name: 'bench',
+            url: `http://127.0.0.1:${receiverPort}/hook/${identifier}`,
+            events: ['unit.created'],
+          });
+          if (status !== 201) throw new Error(`webhook for ${identifier}: ${status}`);
+        }
+      }),
+    );
     const setupSeconds = (Date.now() - setupStarted) / 1000;
 
     // The idle check starts once the pools opened by the set-up have closed (TENANT_POOL_IDLE_MS).
