@@ -25,6 +25,16 @@ const TENANTS = Number(process.env.BENCH_TENANTS ?? 1000);
 const RATE = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+/**
+ * Each process's TENANT_CONNECTION_CEILING and TENANT_POOL_IDLE_MS: 20 and 5 s keep the API and the
+ * worker within a shared PostgreSQL's 100 connections. An operator's tuning on a cluster of the
+ * bench's own holds every active client (BENCH_TENANT_CONNECTION_CEILING) for longer than the time
+ * between two events of a client (BENCH_TENANT_POOL_IDLE_MS); the worker's ceiling stays apart
+ * (BENCH_WORKER_CONNECTION_CEILING), so the two fit under the cluster's max_connections.
+ */
+const CEILING = Number(process.env.BENCH_TENANT_CONNECTION_CEILING ?? 20);
+const WORKER_CEILING = Number(process.env.BENCH_WORKER_CONNECTION_CEILING ?? CEILING);
+const POOL_IDLE_MS = Number(process.env.BENCH_TENANT_POOL_IDLE_MS ?? 5000);
 const PREFIX = 'obx';
 /** Give up waiting for deliveries after this long without a new one. */
 const DRAIN_MS = 20_000;
@@ -123,15 +133,21 @@ async function run(): Promise<OutboxResult> {
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         QUEUE_PROCESSORS_ENABLED: 'false',
         TENANT_POOL_MAX: '2',
-        TENANT_POOL_IDLE_MS: '5000',
-        // The API and the worker stay within a shared PostgreSQL's 100 connections.
-        TENANT_CONNECTION_CEILING: '20',
+        TENANT_POOL_IDLE_MS: String(POOL_IDLE_MS),
+        TENANT_CONNECTION_CEILING: String(CEILING),
         WEBHOOK_WORKER_CONCURRENCY: '100',
       },
     });
     // Provisioning runs in the worker, so it starts first.
-    worker = await startWorker(t.env);
+    worker = await startWorker({ ...t.env, TENANT_CONNECTION_CEILING: String(WORKER_CEILING) });
     const fleet = await makeFleet(t, sink, TENANTS, PREFIX);
+    // The server's registered maxConnections is each process's budget there (TENANT_SERVER_PROCESSES 1):
+    // an operator who raises the ceilings past it raises it too.
+    await sql(
+      t.masterDatabase,
+      'UPDATE database_servers SET max_connections = greatest(max_connections, $1)',
+      [Math.max(CEILING, WORKER_CEILING)],
+    );
     await new Promise((r) => setTimeout(r, 5500)); // the registry's refresh picks up the cloned clients
     const setupStarted = Date.now();
     const tokens = await fleetTokens(t, fleet);
@@ -154,7 +170,7 @@ async function run(): Promise<OutboxResult> {
     const setupSeconds = (Date.now() - setupStarted) / 1000;
 
     // The idle check starts once the pools opened by the set-up have closed (TENANT_POOL_IDLE_MS).
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 60_000 + POOL_IDLE_MS;
     while ((await fleetConnectionsUsed(t, new Date(0))).opened > 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 500));
     const idleFrom = new Date();
@@ -201,6 +217,7 @@ async function run(): Promise<OutboxResult> {
     const p99 = percentile(latencies, 99);
     const report = {
       tenants: TENANTS,
+      connectionCeiling: { api: CEILING, worker: WORKER_CEILING, idleMs: POOL_IDLE_MS },
       fleetSeconds: Math.round(fleet.seconds),
       webhookSetupSeconds: Math.round(setupSeconds),
       idleCheck: { seconds: IDLE_SECONDS, connectionsOpened: idle.opened, connectionsUsed: idle.used },
