@@ -1,7 +1,8 @@
 import { clientDatabase, sql } from '../../test/support/pg';
 import { SmtpSink } from '../../test/support/smtp-sink';
-import { ProvisionedClient, provisionClient, TestApp } from '../../test/support/test-app';
+import { login, ProvisionedClient, provisionClient, TestApp } from '../../test/support/test-app';
 import { TenantPools } from '../../src/tenancy/tenant-pools';
+import { AccessClaims, JwtService } from '../../src/identity/auth/jwt.service';
 
 /** CREATE DATABASE ... TEMPLATE needs the template idle: background work may reconnect to it, so retry. */
 export async function cloneDatabase(admin: string, template: string, name: string): Promise<void> {
@@ -72,4 +73,17 @@ export async function makeFleet(t: TestApp, sink: SmtpSink, count: number, prefi
   );
   identifiers.push(...rest);
   return { first, identifiers, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * An access token of the first client's ADMIN for every client of the fleet. The clones share that
+ * user (same id, role and token version), so one real sign-in gives the claims and the app's own
+ * JwtService signs them for each client, as a sign-in there would: 1,000 sign-ins (a password hash
+ * each) would take minutes of the bench's set-up and measure nothing.
+ */
+export async function fleetTokens(t: TestApp, fleet: Fleet): Promise<Map<string, string>> {
+  const signed = await login(t, fleet.first.adminEmail, fleet.first.adminPassword, fleet.first.identifier);
+  const jwt = t.app.get(JwtService);
+  const { sub, email, role, companyId, tv }: AccessClaims = jwt.verify(signed);
+  return new Map(fleet.identifiers.map((cid) => [cid, jwt.sign({ sub, email, role, companyId, tv, cid })]));
 }

@@ -63,6 +63,7 @@ export async function runOnOwnCluster(script: string): Promise<void> {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       TEST_DATABASE_ADMIN_URL: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      BENCH_DISPOSABLE_CLUSTER: '1',
     };
     delete env.BENCH_PG_CLUSTER;
     const code = await new Promise<number>((resolve) => {

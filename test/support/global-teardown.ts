@@ -17,6 +17,12 @@ export default async function globalTeardown() {
     ]);
     for (const { rolname } of roles) await pg.query(`DROP ROLE IF EXISTS "${rolname}"`);
   });
+  await dropRunKeys();
+}
+
+/** Deletes this run's Redis keys (the Redis server is shared even when the PostgreSQL cluster is not). */
+export async function dropRunKeys() {
+  const prefix = runPrefix();
   const redis = new Redis(REDIS_URL);
   // The throttler storage wraps its keys in a {hash tag}, so they start with "{" + the prefix.
   for (const pattern of [`${prefix}*`, `{${prefix}*`]) {
