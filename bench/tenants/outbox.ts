@@ -3,8 +3,9 @@
  * receiver, and unit creations spread over all of them at BENCH_EVENTS_PER_SECOND (100) for
  * BENCH_SECONDS (30). Before the load, an idle check: for BENCH_IDLE_SECONDS (10) with no events,
  * no client-database connection is opened or used (pg_stat_activity by application_name).
- * This process is the API (QUEUE_PROCESSORS_ENABLED false: HTTP and the relay of its own commits);
- * one worker process follows the signals, sweeps and delivers.
+ * The measured API is a child process (QUEUE_PROCESSORS_ENABLED false: HTTP and the relay of its own
+ * commits); one worker process follows the signals, sweeps and delivers. This process makes the
+ * fleet through an app of its own (idle during the load), sends the load and receives the webhooks.
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/tenants/outbox.js
  *
@@ -17,7 +18,7 @@ import { sql } from '../../test/support/pg';
 import { SmtpSink } from '../../test/support/smtp-sink';
 import { bootApp, TestApp } from '../../test/support/test-app';
 import { withBenchRun } from '../bench-env';
-import { startWorker } from '../child';
+import { Child, startChild, startWorker } from '../child';
 import { fleetTokens, makeFleet } from './fleet';
 import { benchEntry } from './own-cluster';
 
@@ -126,6 +127,7 @@ async function run(): Promise<OutboxResult> {
   const receiverPort = (receiver.address() as AddressInfo).port;
   let t: TestApp | undefined;
   let worker: ChildProcess | undefined;
+  let api: Child | undefined;
   try {
     t = await bootApp({
       env: {
@@ -177,6 +179,19 @@ async function run(): Promise<OutboxResult> {
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
     const idle = await fleetConnectionsUsed(t, idleFrom);
 
+    // The measured API runs in a process of its own, as in production: in this one it would share an
+    // event loop with the load and the webhook receiver. The set-up app above stays idle.
+    api = await startChild('nest-server', {
+      BENCH_APP_ENV: JSON.stringify({
+        ...t.env,
+        LOG_LEVEL: 'error',
+        MULTITENANCY_DATABASE_AUTO_MIGRATE: 'false',
+        QUEUE_PROCESSORS_ENABLED: 'false',
+        TENANT_POOL_MAX: '2',
+        TENANT_POOL_IDLE_MS: String(POOL_IDLE_MS),
+        TENANT_CONNECTION_CEILING: String(CEILING),
+      }),
+    });
     const sentAt = new Map<string, number>();
     const total = RATE * SECONDS;
     const started = Date.now();
@@ -192,7 +207,7 @@ async function run(): Promise<OutboxResult> {
       const name = `obx-${seq}`;
       sentAt.set(name, Date.now());
       inFlight.push(
-        post(port, '/api/units', identifier, tokens.get(identifier)!, { name }).then(
+        post(api.port, '/api/units', identifier, tokens.get(identifier)!, { name }).then(
           (status) => (status === 201 ? created++ : failures++),
           () => failures++,
         ),
@@ -244,6 +259,7 @@ async function run(): Promise<OutboxResult> {
     return { lost: report.lost, duplicates: report.duplicates, p99, idleOpened: idle.opened + idle.used };
   } finally {
     apiAgent.destroy();
+    await api?.stop();
     if (worker) await stop(worker);
     await t?.close();
     await new Promise((r) => receiver.close(r));
