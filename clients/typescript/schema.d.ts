@@ -5965,8 +5965,8 @@ export interface components {
              */
             processingStatus: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "SKIPPED";
             /**
-             * @description The match's rank (ts_rank's formula)
-             * @example 0.0759
+             * @description The match's rank, 0 to 1: the levels (1 to 16, from each word's frequency for the document's length) of the query's words it holds, as a share of the highest they could reach
+             * @example 0.8125
              */
             rank: number;
             /**
@@ -5978,7 +5978,7 @@ export interface components {
         DocumentSearchPageDto: {
             content: components["schemas"]["DocumentSearchHitDto"][];
             /**
-             * @description Matches: exact when totalExact; otherwise an estimate (above SEARCH_EXACT_TOTAL) or, without the RUM index, SEARCH_RANK_WINDOW
+             * @description Matches: exact when totalExact; otherwise the planner's estimate (above SEARCH_EXACT_TOTAL), at least the count reached
              * @example 12
              */
             totalElements: number;
@@ -5991,7 +5991,7 @@ export interface components {
             number: number;
             /** @example 20 */
             size: number;
-            /** @description false when totalElements is not the exact count: an estimate above SEARCH_EXACT_TOTAL, or, without the RUM index, more matches than SEARCH_RANK_WINDOW (then the newest are ranked) */
+            /** @description false when totalElements is an estimate (more matches than SEARCH_EXACT_TOTAL) */
             totalExact: boolean;
         };
         DocumentStatusCountsDto: {
@@ -15812,7 +15812,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every match ranked (RUM index), the total exact up to SEARCH_EXACT_TOTAL and estimated above; without the index at most SEARCH_RANK_WINDOW matches are ranked (the newest when more match). totalExact is false when the total is not the exact count */
+            /** @description Every match ranked, best first, then newest first; the total exact up to SEARCH_EXACT_TOTAL and estimated above (totalExact false) */
             200: {
                 headers: {
                     [name: string]: unknown;

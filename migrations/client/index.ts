@@ -20,6 +20,7 @@ import { DocumentPagesProcessed1734500000000 } from './1734500000000-DocumentPag
 import { OcrLanguageCodes1734510000000 } from './1734510000000-OcrLanguageCodes';
 import { DocumentSearchRank1734511000000 } from './1734511000000-DocumentSearchRank';
 import { ContentTypesClientScope1734600000000 } from './1734600000000-ContentTypesClientScope';
+import { DocumentSearchLevels1735200000000 } from './1735200000000-DocumentSearchLevels';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -45,4 +46,5 @@ export const CLIENT_MIGRATIONS = [
   OcrLanguageCodes1734510000000,
   DocumentSearchRank1734511000000,
   ContentTypesClientScope1734600000000,
+  DocumentSearchLevels1735200000000,
 ];

@@ -24,9 +24,8 @@ export class DocumentSearchController {
     permissions: ['documents:read'],
     response: DocumentSearchPageDto,
     responseDescription:
-      'Every match ranked (RUM index), the total exact up to SEARCH_EXACT_TOTAL and estimated above; ' +
-      'without the index at most SEARCH_RANK_WINDOW matches are ranked (the newest when more match). ' +
-      'totalExact is false when the total is not the exact count',
+      'Every match ranked, best first, then newest first; the total exact up to SEARCH_EXACT_TOTAL and ' +
+      'estimated above (totalExact false)',
   })
   find(@CurrentPrincipal() principal: Principal, @Query() q: DocumentSearchQueryDto) {
     assertCompanyAccess(principal, q.companyId);

@@ -7,7 +7,6 @@ import { DocumentIntake } from './document-intake';
 import { DocumentProcessing } from './document-processing';
 import { DocumentSearchController } from './document-search.controller';
 import { DocumentSearchService } from './document-search.service';
-import { RankIndexCheck } from './search-rank-index';
 import { DocumentsAdminController } from './documents-admin.controller';
 import { DocumentsService } from './documents.service';
 import { DocumentsSettings } from './documents.settings';
@@ -57,7 +56,6 @@ export class DocumentsModule {
         DocumentProcessing,
         DocumentsService,
         DocumentSearchService,
-        RankIndexCheck,
         OcrActions,
         OcrDispatcher,
         ...processors,

@@ -110,18 +110,7 @@ export class DocumentsSettings {
   OCR_CLIENT_MAX_IN_FLIGHT = 4;
 
   /**
-   * Without the RUM index (document_contents_rank_idx), search ranks at most this many matching
-   * documents of a query: all of them when there are no more, otherwise the newest ones (highest id);
-   * totalElements then stops at it and totalExact is false. With the index every match is ranked.
-   */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(100000)
-  SEARCH_RANK_WINDOW = 2000;
-
-  /**
-   * With the RUM index, a search counts its matches exactly up to this many; above, totalElements is
+   * A search counts its matches exactly up to this many; above, totalElements is
    * the planner's estimate (from the column statistics, at least the count reached) and totalExact
    * is false.
    */

@@ -15,8 +15,8 @@ interface Hit {
 }
 
 /**
- * Search ranking over every match (the RUM index), the ranking window without it (SEARCH_RANK_WINDOW,
- * 3 here) with its totals, odd queries, and company isolation.
+ * Search ranking over every match by word levels (against scoring every match in SQL, for each shape
+ * of query), the exact and estimated totals, odd queries, and company isolation.
  */
 describe('document search', () => {
   let sink: SmtpSink;
@@ -30,7 +30,7 @@ describe('document search', () => {
   beforeAll(async () => {
     sink = await new SmtpSink().start();
     t = await bootApp({
-      env: { SMTP_URL: sink.url, OCR_ENABLED: 'true', SEARCH_RANK_WINDOW: '3', SEARCH_EXACT_TOTAL: '2001' },
+      env: { SMTP_URL: sink.url, OCR_ENABLED: 'true', SEARCH_EXACT_TOTAL: '2001' },
     });
     acme = await provisionClient(t, sink, 'acme');
     admin = as(acme.adminToken, 'acme');
@@ -79,7 +79,7 @@ describe('document search', () => {
     expect(found.body).toMatchObject({ totalElements: 3, totalPages: 1, totalExact: true });
   });
 
-  it('ranks every match through the RUM index and counts them exactly, whatever the window', async () => {
+  it("ranks every match by its words' levels and counts them exactly", async () => {
     const [most, one, two] = await indexed(admin, companyId, [
       'Valve valve valve valve inspection',
       'Valve inspection report',
@@ -171,31 +171,86 @@ describe('document search', () => {
     expect(stillThere.body.totalElements).toBe(4);
   });
 
-  it('without the RUM index ranks the newest window of matches, and says the total stops there', async () => {
+  it('pages every shape of query in the order of scoring every match, and keeps the levels formula', async () => {
     const beta = await provisionClient(t, sink, 'beta');
     const betaAdmin = as(beta.adminToken, 'beta');
+    const betaCompany = await enableOcr(t, betaAdmin);
     const pg = new Client({ connectionString: databaseUrl(`${t.masterDatabase}_beta`) });
     await pg.connect();
-    await pg.query('DROP INDEX document_contents_rank_idx').finally(() => pg.end());
-    const betaCompany = await enableOcr(t, betaAdmin);
-    const [most, one, two] = await indexed(betaAdmin, betaCompany, [
-      'Valve valve valve valve inspection',
-      'Valve inspection report',
-      'Valve valve pump',
-    ]);
-    const exact = await search(betaAdmin, { companyId: betaCompany, q: 'valve' });
-    expect(fileIds(exact.body)).toEqual([most, two, one]);
-    expect(exact.body).toMatchObject({ totalElements: 3, totalPages: 1, totalExact: true });
+    try {
+      // 3,000 documents: each word 0 to 4 times, lengths from a few words to a few hundred.
+      await pg.query(`SELECT setseed(0.42)`);
+      await pg.query(
+        `WITH files AS (
+           INSERT INTO uploaded_files (company_id, name, hash, ext, mime, size, provider, folder_path, storage_key)
+           SELECT $1, 'mix-' || i || '.pdf', md5('mix' || i), '.pdf', 'application/pdf', 1, 'local', 'mix', 'mix/' || i
+             FROM generate_series(1, 3000) i RETURNING id),
+         texts AS (
+           SELECT f.id, (SELECT string_agg(repeat(w || ' ', floor(random() * random() * 5)::int), '')
+                           FROM unnest('{valve,pump,seal,gasket,turbine}'::text[]) w WHERE f.id > 0)
+                        || repeat('rotor cable panel ', floor(random() * random() * 80)::int) AS text
+             FROM files f ORDER BY f.id)
+         INSERT INTO document_contents (company_id, file_id, status, extracted_text, text_length,
+           indexed_for_search, search_vector)
+         SELECT $1, id, 'completed', text, length(text), true, to_tsvector('english', text) FROM texts`,
+        [betaCompany],
+      );
+      await pg.query('ANALYZE document_contents');
 
-    const [newest] = await indexed(betaAdmin, betaCompany, ['Valve report']);
-    const capped = await search(betaAdmin, { companyId: betaCompany, q: 'valve' });
-    expect(fileIds(capped.body)).toEqual([two, newest, one]);
-    expect(capped.body).toMatchObject({ totalElements: 3, totalPages: 1, totalExact: false });
-    const second = await search(betaAdmin, { companyId: betaCompany, q: 'valve', page: 1, size: 2 });
-    expect(fileIds(second.body)).toEqual([one]);
-    expect(second.body).toMatchObject({ totalElements: 3, totalPages: 2, number: 1, totalExact: false });
-    const past = await search(betaAdmin, { companyId: betaCompany, q: 'valve', page: 2, size: 2 });
-    expect(past.body).toMatchObject({ content: [], totalElements: 3, totalPages: 2, totalExact: false });
+      const [doc] = (
+        await pg.query(
+          `SELECT (SELECT json_object_agg(lexeme, cardinality(positions)) FROM unnest(search_vector)) AS tf,
+                  tsvector_to_array(search_levels) AS levels
+             FROM document_contents WHERE company_id = $1 AND search_vector @@ 'valv & rotor' LIMIT 1`,
+          [betaCompany],
+        )
+      ).rows as { tf: Record<string, number>; levels: string[] }[];
+      const length = Object.values(doc.tf).reduce((a, b) => a + b, 0);
+      const level = (tf: number) => 1 + Math.floor((16 * tf) / (tf + 1.2 * (0.25 + (0.75 * length) / 250)));
+      expect(doc.levels.sort()).toEqual(
+        Object.entries(doc.tf)
+          .map(([w, tf]) => `${w}#${level(tf)}`)
+          .sort(),
+      );
+
+      const cases: [string, string[]][] = [
+        ['valve', ['valv']],
+        ['valve pump', ['valv', 'pump']],
+        ['valve pump seal', ['valv', 'pump', 'seal']],
+        ['valve or pump', ['valv', 'pump']],
+        ['valve or pump seal', ['valv', 'pump', 'seal']],
+        ['valve -pump', ['valv']],
+        ['"valve pump"', ['valv', 'pump']],
+        ['valve pump seal gasket', ['valv', 'pump', 'seal', 'gasket']],
+        ['-valve', []],
+        ['valve rotor', ['valv', 'rotor']],
+      ];
+      for (const [q, words] of cases) {
+        const expected = (
+          await pg.query(
+            `SELECT d.file_id AS "fileId", (SELECT coalesce(sum(substring(x FROM '#(\\d+)$')::int), 0)
+                 FROM unnest(tsvector_to_array(d.search_levels)) x
+                WHERE x = ANY (SELECT w || '#' || l FROM unnest($3::text[]) w, generate_series(1, 16) l))::int AS score
+               FROM document_contents d
+              WHERE d.company_id = $1 AND d.search_vector @@ websearch_to_tsquery('english', $2)
+              ORDER BY score DESC, d.id DESC LIMIT 75`,
+            [betaCompany, q, words],
+          )
+        ).rows.map((r: { fileId: number; score: number }) => ({
+          fileId: r.fileId,
+          rank: words.length ? r.score / (16 * words.length) : 0,
+        }));
+        expect(expected.length).toBeGreaterThan(20);
+        const got: { fileId: number; rank: number }[] = [];
+        for (const page of [0, 1, 2]) {
+          const res = await search(betaAdmin, { companyId: betaCompany, q, page, size: 25 });
+          got.push(...res.body.content.map((h: Hit) => ({ fileId: h.fileId, rank: h.rank })));
+        }
+        expect({ q, got }).toEqual({ q, got: expected });
+      }
+    } finally {
+      await pg.end();
+    }
   });
 
   it("never returns another company's documents", async () => {

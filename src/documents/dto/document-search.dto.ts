@@ -5,7 +5,12 @@ import { DocumentFieldsDto } from './document-analysis.dto';
 /** A search match: the list item with its status named `processingStatus`, its rank and highlights. */
 export class DocumentSearchHitDto extends DocumentFieldsDto {
   @ApiProperty({ enum: DOCUMENT_STATUSES, example: 'COMPLETED' }) processingStatus: DocumentStatus;
-  @ApiProperty({ example: 0.0759, description: "The match's rank (ts_rank's formula)" }) rank: number;
+  @ApiProperty({
+    example: 0.8125,
+    description:
+      "The match's rank, 0 to 1: the levels (1 to 16, from each word's frequency for the document's length) of the query's words it holds, as a share of the highest they could reach",
+  })
+  rank: number;
   @ApiProperty({
     example: 'the <mark>transformer</mark> was inspected … oil level of the <mark>transformer</mark>',
     description: 'Up to two fragments with the matched words in <mark></mark>, joined by " … "',
@@ -20,7 +25,7 @@ export class DocumentSearchPageDto {
     type: 'integer',
     example: 12,
     description:
-      'Matches: exact when totalExact; otherwise an estimate (above SEARCH_EXACT_TOTAL) or, without the RUM index, SEARCH_RANK_WINDOW',
+      'Matches: exact when totalExact; otherwise the planner\'s estimate (above SEARCH_EXACT_TOTAL), at least the count reached',
   })
   totalElements: number;
   @ApiProperty({ type: 'integer', example: 1 }) totalPages: number;
@@ -28,7 +33,7 @@ export class DocumentSearchPageDto {
   @ApiProperty({ type: 'integer', example: 20 }) size: number;
   @ApiProperty({
     description:
-      'false when totalElements is not the exact count: an estimate above SEARCH_EXACT_TOTAL, or, without the RUM index, more matches than SEARCH_RANK_WINDOW (then the newest are ranked)',
+      'false when totalElements is an estimate (more matches than SEARCH_EXACT_TOTAL)',
   })
   totalExact: boolean;
 }
