@@ -25,15 +25,14 @@ export class DocumentSearchPageDto {
     type: 'integer',
     example: 12,
     description:
-      'Matches: exact when totalExact; otherwise the planner\'s estimate (above SEARCH_EXACT_TOTAL), at least the count reached',
+      "Matches: exact when totalExact; otherwise the planner's estimate (above SEARCH_EXACT_TOTAL), at least the count reached",
   })
   totalElements: number;
   @ApiProperty({ type: 'integer', example: 1 }) totalPages: number;
   @ApiProperty({ type: 'integer', example: 0, description: 'Page number, 0-based' }) number: number;
   @ApiProperty({ type: 'integer', example: 20 }) size: number;
   @ApiProperty({
-    description:
-      'false when totalElements is an estimate (more matches than SEARCH_EXACT_TOTAL)',
+    description: 'false when totalElements is an estimate (more matches than SEARCH_EXACT_TOTAL)',
   })
   totalExact: boolean;
 }
