@@ -56,7 +56,9 @@ export class DocumentSearchService {
     const ts = searchConfig(config.ocrLanguage);
     const query = searchedQuery(q);
     const [hits, { matched, exact }] = await Promise.all([
-      rankedMatches(this.db, companyId, ts, query, (page + 1) * size).then((all) => all.slice(page * size)),
+      rankedMatches({ db: this.db, companyId, config: ts, query, wanted: (page + 1) * size }).then((all) =>
+        all.slice(page * size),
+      ),
       this.total(companyId, ts, query),
     ]);
     const cjk = hasCjk(q);

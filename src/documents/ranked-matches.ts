@@ -14,6 +14,15 @@ export interface RankedHit {
   rank: number;
 }
 
+/** A search: the company, the text search configuration, the query (websearch syntax), how many hits. */
+interface Search {
+  db: TenantDatabase;
+  companyId: number;
+  config: string;
+  query: string;
+  wanted: number;
+}
+
 const TSQUERY = 'websearch_to_tsquery($2::regconfig, $3)';
 
 /** Scores looked up per round trip while walking down. */
@@ -45,30 +54,19 @@ const EVERY_MATCH = `SELECT d.id, (SELECT coalesce(sum(substring(x FROM '#(\\d+)
  * walks the scores down from the highest the query's words can reach, a few per round trip, until
  * enough matches are found. A page costs the matches before it, not a read of every match.
  */
-export async function rankedMatches(
-  db: TenantDatabase,
-  companyId: number,
-  config: string,
-  query: string,
-  wanted: number,
-): Promise<RankedHit[]> {
-  const [{ text }] = await db.query<{ text: string }>(
+export async function rankedMatches(search: Search): Promise<RankedHit[]> {
+  const [{ text }] = await search.db.query<{ text: string }>(
     'SELECT websearch_to_tsquery($1::regconfig, $2)::text AS text',
-    [config, query],
+    [search.config, search.query],
   );
   const scored = scoredWords(text);
-  if (!scored.words.length || scored.words.length > MAX_WALKED_WORDS)
-    return everyMatchScored(db, companyId, config, query, scored, wanted);
-  return walkScores(db, companyId, config, query, scored, wanted);
+  if (!scored.words.length || scored.words.length > MAX_WALKED_WORDS) return everyMatchScored(search, scored);
+  return walkScores(search, scored);
 }
 
 async function walkScores(
-  db: TenantDatabase,
-  companyId: number,
-  config: string,
-  query: string,
+  { db, companyId, config, query, wanted }: Search,
   scored: ScoredWords,
-  wanted: number,
 ): Promise<RankedHit[]> {
   const count = scored.words.length;
   const lowest = Math.max(1, scored.required.size);
@@ -108,12 +106,8 @@ async function walkScores(
 }
 
 async function everyMatchScored(
-  db: TenantDatabase,
-  companyId: number,
-  config: string,
-  query: string,
+  { db, companyId, config, query, wanted }: Search,
   scored: ScoredWords,
-  wanted: number,
 ): Promise<RankedHit[]> {
   const rows = scored.words.length
     ? await db.query<{ id: number; score: number }>(EVERY_MATCH, [
