@@ -193,51 +193,65 @@ export class OutboxRelay implements OnModuleDestroy {
    * outbox empty with no newer signal; a relay already holding the lock sees newer signals itself.
    */
   private async visit(client: TenantClient): Promise<void> {
-    const lock = await this.signals.lock(client.identifier);
-    if (!lock) return;
+    const held = await this.signals.lock(client.identifier);
+    if (!held) return;
+    const { lock } = held;
+    let version: string | null = held.version;
     try {
-      for (;;) {
-        const version = await this.signals.version(client.identifier);
+      while (version !== null) {
         const startedAt = Date.now();
-        if ((await this.drain(client, lock)) === 'limited') return;
-        if (await this.signals.settle(client.identifier, version, startedAt)) return;
+        const { outcome, unused } = await this.drain(client, lock);
+        if (outcome === 'limited') return;
+        // The unused tokens go back in the same round trip as the settle.
+        const [, next]: [void, string | null] = await Promise.all([
+          this.limiter.refund(client.identifier, unused),
+          this.signals.settle(client.identifier, lock, version, startedAt),
+        ]);
+        version = next;
       }
     } finally {
-      await this.signals.unlock(lock).catch(() => undefined);
+      if (version !== null) await this.signals.unlock(lock).catch(() => undefined);
     }
   }
 
-  private async drain(client: TenantClient, lock: TenantLock): Promise<DrainOutcome> {
+  /** Moves batches until one comes back short ('empty', with the tokens it left unused) or tokens run out. */
+  private async drain(
+    client: TenantClient,
+    lock: TenantLock,
+  ): Promise<{ outcome: DrainOutcome; unused: number }> {
     const batch = this.settings.EVENT_RELAY_BATCH;
     for (let first = true; ; first = false) {
-      if (this.stopped) return 'limited';
+      if (this.stopped) return { outcome: 'limited', unused: 0 };
       if (!first) await this.signals.renew(lock);
       const { granted, retryAfterMs } = await this.limiter.take(client.identifier, batch);
       if (granted === 0) {
         this.deferTillTokens(client, retryAfterMs);
-        return 'limited';
+        return { outcome: 'limited', unused: 0 };
       }
       const moved = await this.moveBatch(client, granted);
-      await this.limiter.refund(client.identifier, granted - moved);
-      if (moved < granted) return 'empty';
+      if (moved < granted) return { outcome: 'empty', unused: granted - moved };
     }
   }
 
+  /** Locks, deletes and hands on up to `limit` rows in one transaction: one statement takes them. */
   private async moveBatch(client: TenantClient, limit: number): Promise<number> {
     const dataSource = await this.db.forClient(client);
     let after: (() => Promise<void>)[] = [];
     let lags: number[] = [];
     const count = await dataSource.transaction(async (m) => {
-      const rows: OutboxRow[] = await m.query(
-        `SELECT *, extract(epoch FROM clock_timestamp() - occurred_at)::float8 AS lag_seconds
-           FROM public.event_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      // TypeORM answers a DELETE as [rows, count].
+      const [rows]: [OutboxRow[], number] = await m.query(
+        `DELETE FROM public.event_outbox
+          WHERE id IN (SELECT id FROM public.event_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING *, extract(epoch FROM clock_timestamp() - occurred_at)::float8 AS lag_seconds`,
         [limit],
       );
       if (!rows.length) return 0;
+      // RETURNING keeps no order: the consumers get the events in the order they were written.
+      rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
       const events = rows.map(toEvent);
       after = [];
       for (const consumer of this.consumers) after.push(await consumer.consume(m, events));
-      await m.query('DELETE FROM public.event_outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       lags = rows.map((r) => r.lag_seconds);
       return rows.length;
     });

@@ -8,16 +8,33 @@ export const WAKE_CHANNEL = 'outbox-wake';
 /** How long a relay holds a tenant before another may take it over (renewed while it works). */
 const LOCK_MS = 30_000;
 
-/** Drops the signal only if no commit signalled again since `version` was read. */
+/**
+ * Takes the tenant's lock when free and answers the signal's version read under it ('' when not
+ * signalled), or nil when another relay holds it: one round trip for both.
+ */
+const LOCK = `
+if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+  return redis.call('HGET', KEYS[2], ARGV[3]) or ''
+end
+return false`;
+
+/**
+ * Ends a drain in one round trip. If no commit signalled since `version` was read: drops the signal,
+ * releases the lock and answers nil. Otherwise dates the newer events from the drain's start, renews
+ * the lock and answers the newer version, to drain again.
+ */
 const SETTLE = `
 local version = redis.call('HGET', KEYS[1], ARGV[1]) or ''
+local held = redis.call('GET', KEYS[3]) == ARGV[4]
 if version == ARGV[2] or version == '' then
   redis.call('HDEL', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
-  return 1
+  if held then redis.call('DEL', KEYS[3]) end
+  return false
 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-return 0`;
+if held then redis.call('PEXPIRE', KEYS[3], ARGV[5]) end
+return version`;
 
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -25,6 +42,12 @@ const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
 export interface TenantLock {
   key: string;
   token: string;
+}
+
+/** A tenant's lock, with the signal's version read when it was taken. */
+export interface HeldTenant {
+  lock: TenantLock;
+  version: string;
 }
 
 /**
@@ -72,26 +95,21 @@ export class OutboxSignals {
     return new Map(tenants.map((t) => [t, Number(since[t] ?? Date.now())]));
   }
 
-  /** The tenant's signal counter, '' when it is not signalled. */
-  async version(tenant: string): Promise<string> {
-    return (await this.redis.client.hget(this.pendingKey, tenant)) ?? '';
-  }
-
   /**
-   * Drops the tenant's signal if it still reads `version`; otherwise a commit signalled during the
-   * drain: its events are dated from `drainStartedMs` and the caller drains again.
+   * Ends a drain that began at `drainStartedMs` after reading `version`: drops the signal and
+   * releases the lock (answers null) when no commit signalled meanwhile; otherwise a commit signalled
+   * during the drain: its events are dated from the drain's start, the lock is renewed and the newer
+   * version answered, and the caller drains again.
    */
-  async settle(tenant: string, version: string, drainStartedMs: number): Promise<boolean> {
-    const done = await this.redis.client.eval(
-      SETTLE,
-      2,
-      this.pendingKey,
-      this.sinceKey,
-      tenant,
-      version,
-      drainStartedMs,
-    );
-    return done === 1;
+  async settle(
+    tenant: string,
+    lock: TenantLock,
+    version: string,
+    drainStartedMs: number,
+  ): Promise<string | null> {
+    const keys = [this.pendingKey, this.sinceKey, lock.key];
+    const args = [tenant, version, drainStartedMs, lock.token, LOCK_MS];
+    return (await this.redis.client.eval(SETTLE, keys.length, ...keys, ...args)) as string | null;
   }
 
   /** Forgets a tenant's signal whatever its version (a tenant that no longer exists). */
@@ -99,10 +117,19 @@ export class OutboxSignals {
     await this.redis.client.pipeline().hdel(this.pendingKey, tenant).hdel(this.sinceKey, tenant).exec();
   }
 
-  async lock(tenant: string): Promise<TenantLock | null> {
+  /** Takes the tenant's lock when free, with the signal's version read under it ('' when none). */
+  async lock(tenant: string): Promise<HeldTenant | null> {
     const lock = { key: this.redis.key('outbox', 'lock', tenant), token: randomUUID() };
-    const ok = await this.redis.client.set(lock.key, lock.token, 'PX', LOCK_MS, 'NX');
-    return ok === 'OK' ? lock : null;
+    const keys = [lock.key, this.pendingKey];
+    const version = (await this.redis.client.eval(
+      LOCK,
+      keys.length,
+      ...keys,
+      lock.token,
+      LOCK_MS,
+      tenant,
+    )) as string | null;
+    return version === null ? null : { lock, version };
   }
 
   async renew(lock: TenantLock): Promise<void> {
