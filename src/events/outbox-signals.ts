@@ -18,6 +18,15 @@ if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
 end
 return false`;
 
+/** `signal` and `LOCK` in one call: the relay of the committing process drains at once. */
+const SIGNAL_AND_LOCK = `
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
+if redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4], 'NX') then
+  return redis.call('HGET', KEYS[1], ARGV[1])
+end
+return false`;
+
 /**
  * Ends a drain in one round trip. If no commit signalled since `version` was read: drops the signal,
  * releases the lock and answers nil. Otherwise dates the newer events from the drain's start, renews
@@ -78,6 +87,25 @@ export class OutboxSignals {
     if (failed?.[0]) throw failed[0];
   }
 
+  /**
+   * `signal`, then `lock` when the tenant's lock is free, in one round trip: answers the lock with the
+   * version read under it, or null when another relay holds the tenant (it sees the new signal).
+   */
+  async signalAndLock(tenant: string, sinceMs = Date.now()): Promise<HeldTenant | null> {
+    const lock = this.newLock(tenant);
+    const keys = [this.pendingKey, this.sinceKey, lock.key];
+    const version = (await this.redis.client.eval(
+      SIGNAL_AND_LOCK,
+      keys.length,
+      ...keys,
+      tenant,
+      sinceMs,
+      lock.token,
+      LOCK_MS,
+    )) as string | null;
+    return version === null ? null : { lock, version: String(version) };
+  }
+
   async wakeOthers(tenant: string): Promise<void> {
     await this.redis.publish(WAKE_CHANNEL, tenant);
   }
@@ -119,7 +147,7 @@ export class OutboxSignals {
 
   /** Takes the tenant's lock when free, with the signal's version read under it ('' when none). */
   async lock(tenant: string): Promise<HeldTenant | null> {
-    const lock = { key: this.redis.key('outbox', 'lock', tenant), token: randomUUID() };
+    const lock = this.newLock(tenant);
     const keys = [lock.key, this.pendingKey];
     const version = (await this.redis.client.eval(
       LOCK,
@@ -130,6 +158,10 @@ export class OutboxSignals {
       tenant,
     )) as string | null;
     return version === null ? null : { lock, version };
+  }
+
+  private newLock(tenant: string): TenantLock {
+    return { key: this.redis.key('outbox', 'lock', tenant), token: randomUUID() };
   }
 
   async renew(lock: TenantLock): Promise<void> {
