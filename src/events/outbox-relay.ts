@@ -8,7 +8,7 @@ import { TenantDatabase } from '../tenancy/tenant-database';
 import { OutboxEvent } from './domain-event';
 import { EventsSettings } from './events.settings';
 import { OutboxMetrics } from './outbox-metrics';
-import { OutboxSignals, TenantLock } from './outbox-signals';
+import { HeldTenant, OutboxSignals, TenantLock } from './outbox-signals';
 import { allTenants } from './tenants';
 
 /**
@@ -79,19 +79,28 @@ export class OutboxRelay implements OnModuleDestroy {
 
   /** After a commit that published: signals the tenant to every relay, then drains it here. */
   async committed(client: TenantClient, sinceMs = Date.now()): Promise<void> {
-    try {
-      await this.signals.signal(client.identifier, sinceMs);
-      this.unsignalled.delete(client.identifier);
-    } catch (err) {
-      this.logger.warn(`Signal ${client.identifier}: ${(err as Error).message}`);
-      this.unsignalled.set(
-        client.identifier,
-        Math.min(sinceMs, this.unsignalled.get(client.identifier) ?? sinceMs),
+    const key = client.identifier;
+    if (this.hasSlotFor(key)) {
+      // The usual case: the signal and this relay's lock in one call, and the drain right after.
+      const held = this.signals.signalAndLock(key, sinceMs);
+      this.start(
+        client,
+        held.catch(() => null),
       );
-      this.scheduleTick();
+      await held.then(
+        () => this.unsignalled.delete(key),
+        (err: Error) => this.signalFailed(client, sinceMs, err),
+      );
+      return;
+    }
+    try {
+      await this.signals.signal(key, sinceMs);
+      this.unsignalled.delete(key);
+    } catch (err) {
+      this.signalFailed(client, sinceMs, err as Error);
     }
     if (this.canRelay()) this.nudge(client);
-    else await this.signals.wakeOthers(client.identifier).catch(() => undefined);
+    else await this.signals.wakeOthers(key).catch(() => undefined);
   }
 
   /**
@@ -146,9 +155,26 @@ export class OutboxRelay implements OnModuleDestroy {
       this.waiting.set(key, client);
       return;
     }
+    this.start(client);
+  }
+
+  /** Waits for the drains in flight and those waiting for a slot (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running.values()]);
+  }
+
+  private hasSlotFor(key: string): boolean {
+    return (
+      this.canRelay() && !this.running.has(key) && this.running.size < this.settings.EVENT_RELAY_CONCURRENCY
+    );
+  }
+
+  /** Visits the tenant in a slot of its own; `held`: its lock, when the caller is already taking it. */
+  private start(client: TenantClient, held?: Promise<HeldTenant | null>) {
+    const key = client.identifier;
     const store = { requestId: `relay:${key}`, client, schema: PRODUCTION_SCHEMA };
     const run = tenantContext
-      .run(store, () => this.visit(client))
+      .run(store, () => this.visit(client, held))
       .catch((err: Error) => this.logger.warn(`Relay ${key}: ${err.message}`))
       .finally(() => {
         this.running.delete(key);
@@ -162,9 +188,13 @@ export class OutboxRelay implements OnModuleDestroy {
     this.running.set(key, run);
   }
 
-  /** Waits for the drains in flight and those waiting for a slot (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.running.size) await Promise.allSettled([...this.running.values()]);
+  private signalFailed(client: TenantClient, sinceMs: number, err: Error) {
+    this.logger.warn(`Signal ${client.identifier}: ${err.message}`);
+    this.unsignalled.set(
+      client.identifier,
+      Math.min(sinceMs, this.unsignalled.get(client.identifier) ?? sinceMs),
+    );
+    this.scheduleTick();
   }
 
   private canRelay(): boolean {
@@ -192,52 +222,66 @@ export class OutboxRelay implements OnModuleDestroy {
    * Drains the tenant while holding its lock, and drops its signal only once a drain found the
    * outbox empty with no newer signal; a relay already holding the lock sees newer signals itself.
    */
-  private async visit(client: TenantClient): Promise<void> {
-    const lock = await this.signals.lock(client.identifier);
-    if (!lock) return;
+  private async visit(client: TenantClient, claim?: Promise<HeldTenant | null>): Promise<void> {
+    const held = await (claim ?? this.signals.lock(client.identifier));
+    if (!held) return;
+    const { lock } = held;
+    let version: string | null = held.version;
     try {
-      for (;;) {
-        const version = await this.signals.version(client.identifier);
+      while (version !== null) {
         const startedAt = Date.now();
-        if ((await this.drain(client, lock)) === 'limited') return;
-        if (await this.signals.settle(client.identifier, version, startedAt)) return;
+        const { outcome, unused } = await this.drain(client, lock);
+        if (outcome === 'limited') return;
+        // The unused tokens go back in the same round trip as the settle.
+        const [, next]: [void, string | null] = await Promise.all([
+          this.limiter.refund(client.identifier, unused),
+          this.signals.settle(client.identifier, lock, version, startedAt),
+        ]);
+        version = next;
       }
     } finally {
-      await this.signals.unlock(lock).catch(() => undefined);
+      if (version !== null) await this.signals.unlock(lock).catch(() => undefined);
     }
   }
 
-  private async drain(client: TenantClient, lock: TenantLock): Promise<DrainOutcome> {
+  /** Moves batches until one comes back short ('empty', with the tokens it left unused) or tokens run out. */
+  private async drain(
+    client: TenantClient,
+    lock: TenantLock,
+  ): Promise<{ outcome: DrainOutcome; unused: number }> {
     const batch = this.settings.EVENT_RELAY_BATCH;
     for (let first = true; ; first = false) {
-      if (this.stopped) return 'limited';
+      if (this.stopped) return { outcome: 'limited', unused: 0 };
       if (!first) await this.signals.renew(lock);
       const { granted, retryAfterMs } = await this.limiter.take(client.identifier, batch);
       if (granted === 0) {
         this.deferTillTokens(client, retryAfterMs);
-        return 'limited';
+        return { outcome: 'limited', unused: 0 };
       }
       const moved = await this.moveBatch(client, granted);
-      await this.limiter.refund(client.identifier, granted - moved);
-      if (moved < granted) return 'empty';
+      if (moved < granted) return { outcome: 'empty', unused: granted - moved };
     }
   }
 
+  /** Locks, deletes and hands on up to `limit` rows in one transaction: one statement takes them. */
   private async moveBatch(client: TenantClient, limit: number): Promise<number> {
     const dataSource = await this.db.forClient(client);
     let after: (() => Promise<void>)[] = [];
     let lags: number[] = [];
     const count = await dataSource.transaction(async (m) => {
-      const rows: OutboxRow[] = await m.query(
-        `SELECT *, extract(epoch FROM clock_timestamp() - occurred_at)::float8 AS lag_seconds
-           FROM public.event_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      // TypeORM answers a DELETE as [rows, count].
+      const [rows]: [OutboxRow[], number] = await m.query(
+        `DELETE FROM public.event_outbox
+          WHERE id IN (SELECT id FROM public.event_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING *, extract(epoch FROM clock_timestamp() - occurred_at)::float8 AS lag_seconds`,
         [limit],
       );
       if (!rows.length) return 0;
+      // RETURNING keeps no order: the consumers get the events in the order they were written.
+      rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
       const events = rows.map(toEvent);
       after = [];
       for (const consumer of this.consumers) after.push(await consumer.consume(m, events));
-      await m.query('DELETE FROM public.event_outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       lags = rows.map((r) => r.lag_seconds);
       return rows.length;
     });

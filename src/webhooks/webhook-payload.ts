@@ -56,6 +56,24 @@ export function buildPayload(event: OutboxEvent, webhookId: number, client: stri
   return JSON.stringify(payload);
 }
 
+/** The widest webhook id (int4): a payload split around its id is measured against the cap with it. */
+const WIDEST_ID = 2147483647;
+
+/**
+ * The body of `buildPayload` split around the webhook's id, for the database to join the two halves
+ * with each subscribed webhook's id (`head || id || tail`). The 1 MB cap is checked with the widest
+ * id, so a body within a few bytes of the cap may be trimmed where `buildPayload` would not.
+ */
+export function payloadAround(event: OutboxEvent, client: string): { head: string; tail: string } {
+  const body = buildPayload(event, WIDEST_ID, client);
+  const { eventId, event: code } = event;
+  const timestamp = new Date(event.occurredAt).toISOString();
+  const head = `${JSON.stringify({ eventId, event: code, timestamp }).slice(0, -1)},"webhookId":`;
+  const idAt = head.length + String(WIDEST_ID).length;
+  if (!body.startsWith(`${head}${WIDEST_ID},`)) throw new Error(`Unexpected payload layout for ${eventId}`);
+  return { head, tail: body.slice(idAt) };
+}
+
 export function buildPing(webhookId: number, name: string, client: string, now = new Date()): Payload {
   return {
     eventId: `ping-${now.getTime()}`,
