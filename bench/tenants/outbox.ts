@@ -14,7 +14,7 @@
 import { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { sql } from '../../test/support/pg';
+import { clientDatabase, sql } from '../../test/support/pg';
 import { SmtpSink } from '../../test/support/smtp-sink';
 import { bootApp, TestApp } from '../../test/support/test-app';
 import { withBenchRun } from '../bench-env';
@@ -226,6 +226,8 @@ async function run(): Promise<OutboxResult> {
       await new Promise((r) => setTimeout(r, 200));
     }
     const unique = new Set(receipts.map((r) => r.eventId)).size;
+    const notReceived =
+      created > unique ? await whereTheMissingAre(t, fleet.identifiers, sentAt, receipts) : [];
     const sorted = (values: number[]) => values.sort((a, b) => a - b);
     const latencies = sorted(receipts.map((r) => r.at - r.eventAt));
     const fromRequest = sorted(receipts.map((r) => r.at - (sentAt.get(r.name) ?? r.at)));
@@ -243,6 +245,7 @@ async function run(): Promise<OutboxResult> {
       sendSeconds: Number(sendSeconds.toFixed(1)),
       received: receipts.length,
       lost: created - unique,
+      notReceived,
       duplicates: receipts.length - unique,
       eventToReceiptMs: {
         p50: percentile(latencies, 50),
@@ -278,4 +281,33 @@ if (require.main === module) {
       },
     );
   });
+}
+
+/**
+ * For up to 10 creations whose webhook did not arrive: their client's outbox rows left and their
+ * deliveries' state, which tells a lost event from one waiting for a retry.
+ */
+async function whereTheMissingAre(
+  t: TestApp,
+  identifiers: string[],
+  sentAt: Map<string, number>,
+  receipts: { name: string }[],
+) {
+  const got = new Set(receipts.map((r) => r.name));
+  const missing = [...sentAt.keys()].filter((name) => !got.has(name)).slice(0, 10);
+  return Promise.all(
+    missing.map(async (name) => {
+      const identifier = identifiers[(Number(name.slice('obx-'.length)) * 7919) % identifiers.length];
+      const [state] = await sql<Record<string, unknown>>(
+        clientDatabase(t.masterDatabase, identifier),
+        `SELECT (SELECT count(*)::int FROM units WHERE name = $1) AS units,
+                (SELECT count(*)::int FROM event_outbox) AS outbox,
+                (SELECT json_agg(json_build_object('status', status, 'attempts', attempt_count,
+                   'error', error_message, 'next', next_attempt_at))
+                   FROM webhook_deliveries WHERE payload LIKE '%' || $1 || '"%') AS deliveries`,
+        [name],
+      );
+      return { name, identifier, ...state };
+    }),
+  );
 }
