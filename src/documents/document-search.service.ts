@@ -7,12 +7,10 @@ import { DocumentsSettings } from './documents.settings';
 import { OcrConfigStore } from './ocr-config.store';
 import { searchConfig } from './ocr/languages';
 import { hasCjk, headlineQuery, PG_CJK_CLASS, readableHighlight, searchedQuery } from './search-text';
-import { rankedMatches } from './ranked-matches';
+import { rankedMatches, TSQUERY } from './ranked-matches';
 
 const HEADLINE =
   'StartSel=<mark>, StopSel=</mark>, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "';
-
-const TSQUERY = 'websearch_to_tsquery($2::regconfig, $3)';
 
 /** The matches counted up to $4 + 1. */
 const COUNT = `SELECT count(*)::int AS matched FROM (SELECT 1 FROM document_contents d

@@ -23,7 +23,8 @@ interface Search {
   wanted: number;
 }
 
-const TSQUERY = 'websearch_to_tsquery($2::regconfig, $3)';
+/** The search's query in the statements of a search: $2 the text search configuration, $3 the text. */
+export const TSQUERY = 'websearch_to_tsquery($2::regconfig, $3)';
 
 /** Scores looked up per round trip while walking down. */
 const SCORES_PER_ROUND = 4;
