@@ -2,7 +2,10 @@
  * Outbox relay over many clients: BENCH_TENANTS clients (1,000) each with a webhook on a local
  * receiver, and unit creations spread over all of them at BENCH_EVENTS_PER_SECOND (100) for
  * BENCH_SECONDS (30). Before the load, an idle check: for BENCH_IDLE_SECONDS (10) with no events,
- * no client-database connection is opened or used (pg_stat_activity by application_name).
+ * no client-database connection is opened or used (pg_stat_activity by application_name). Then a
+ * warm-up of one event per client at the same rate, reported apart (BENCH_WARM_UP=0 skips it): the
+ * measured events are those of 1,000 active clients, whose connections are open and whose files are
+ * read, as in a process that has served them for a while.
  * The measured API is a child process (QUEUE_PROCESSORS_ENABLED false: HTTP and the relay of its own
  * commits); one worker process follows the signals, sweeps and delivers. This process makes the
  * fleet through an app of its own (idle during the load), sends the load and receives the webhooks.
@@ -17,6 +20,7 @@ import { AddressInfo } from 'node:net';
 import { clientDatabase, sql } from '../../test/support/pg';
 import { SmtpSink } from '../../test/support/smtp-sink';
 import { bootApp, TestApp } from '../../test/support/test-app';
+import { DatabaseServerRegistry } from '../../src/tenancy/database-server-registry';
 import { withBenchRun } from '../bench-env';
 import { Child, startChild, startWorker } from '../child';
 import { fleetTokens, makeFleet } from './fleet';
@@ -26,6 +30,8 @@ const TENANTS = Number(process.env.BENCH_TENANTS ?? 1000);
 const RATE = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+/** One unmeasured event per client before the measured ones (BENCH_WARM_UP=0 measures from cold). */
+const WARM_UP = process.env.BENCH_WARM_UP !== '0';
 /**
  * Each process's TENANT_CONNECTION_CEILING and TENANT_POOL_IDLE_MS: 20 and 5 s keep the API and the
  * worker within a shared PostgreSQL's 100 connections. An operator's tuning on a cluster of the
@@ -144,12 +150,14 @@ async function run(): Promise<OutboxResult> {
     worker = await startWorker({ ...t.env, TENANT_CONNECTION_CEILING: String(WORKER_CEILING) });
     const fleet = await makeFleet(t, sink, TENANTS, PREFIX);
     // The server's registered maxConnections is each process's budget there (TENANT_SERVER_PROCESSES 1):
-    // an operator who raises the ceilings past it raises it too.
+    // an operator who raises the ceilings past it raises it too. The worker already runs: the change
+    // is announced to every replica, as the platform API does.
     await sql(
       t.masterDatabase,
       'UPDATE database_servers SET max_connections = greatest(max_connections, $1)',
       [Math.max(CEILING, WORKER_CEILING)],
     );
+    await t.app.get(DatabaseServerRegistry).changed();
     await new Promise((r) => setTimeout(r, 5500)); // the registry's refresh picks up the cloned clients
     const setupStarted = Date.now();
     const tokens = await fleetTokens(t, fleet);
@@ -192,46 +200,15 @@ async function run(): Promise<OutboxResult> {
         TENANT_CONNECTION_CEILING: String(CEILING),
       }),
     });
-    const sentAt = new Map<string, number>();
-    const total = RATE * SECONDS;
-    const started = Date.now();
-    const inFlight: Promise<unknown>[] = [];
-    let created = 0;
-    let failures = 0;
-    for (let seq = 0; seq < total; seq++) {
-      const due = started + (seq * 1000) / RATE;
-      const wait = due - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      // A stride coprime with the fleet size visits every client once per TENANTS events, in a mixed order.
-      const identifier = fleet.identifiers[(seq * 7919) % TENANTS];
-      const name = `obx-${seq}`;
-      sentAt.set(name, Date.now());
-      inFlight.push(
-        post(api.port, '/api/units', identifier, tokens.get(identifier)!, { name }).then(
-          (status) => (status === 201 ? created++ : failures++),
-          () => failures++,
-        ),
-      );
-    }
-    await Promise.all(inFlight);
-    const sendSeconds = (Date.now() - started) / 1000;
-
-    let last = -1;
-    let progressAt = Date.now();
-    for (;;) {
-      const got = new Set(receipts.map((r) => r.eventId)).size;
-      if (got >= created) break;
-      if (got !== last) [last, progressAt] = [got, Date.now()];
-      if (Date.now() - progressAt > DRAIN_MS) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const unique = new Set(receipts.map((r) => r.eventId)).size;
+    const send = (count: number, label: string) =>
+      sendPhase({ port: api!.port, fleet: fleet.identifiers, tokens, receipts, count, label });
+    // Active clients: each client's first event opens its connections in both processes and reads
+    // its database's files from disk. Reported apart; the steady state is what the target is about.
+    const warmUp = WARM_UP ? await send(TENANTS, 'warm') : undefined;
+    const phase = await send(RATE * SECONDS, 'obx');
     const notReceived =
-      created > unique ? await whereTheMissingAre(t, fleet.identifiers, sentAt, receipts) : [];
-    const sorted = (values: number[]) => values.sort((a, b) => a - b);
-    const latencies = sorted(receipts.map((r) => r.at - r.eventAt));
-    const fromRequest = sorted(receipts.map((r) => r.at - (sentAt.get(r.name) ?? r.at)));
-    const p99 = percentile(latencies, 99);
+      phase.created > phase.unique ? await whereTheMissingAre(t, fleet.identifiers, phase, receipts) : [];
+    const p99 = phase.eventToReceiptMs.p99;
     const report = {
       tenants: TENANTS,
       connectionCeiling: { api: CEILING, worker: WORKER_CEILING, idleMs: POOL_IDLE_MS },
@@ -239,21 +216,17 @@ async function run(): Promise<OutboxResult> {
       webhookSetupSeconds: Math.round(setupSeconds),
       idleCheck: { seconds: IDLE_SECONDS, connectionsOpened: idle.opened, connectionsUsed: idle.used },
       eventsPerSecond: RATE,
-      eventsSent: total,
-      eventsCreated: created,
-      requestsFailed: failures,
-      sendSeconds: Number(sendSeconds.toFixed(1)),
-      received: receipts.length,
-      lost: created - unique,
+      warmUp: warmUp && summary(warmUp),
+      eventsSent: phase.sent,
+      eventsCreated: phase.created,
+      requestsFailed: phase.failures,
+      sendSeconds: phase.sendSeconds,
+      received: phase.received,
+      lost: phase.created - phase.unique,
       notReceived,
-      duplicates: receipts.length - unique,
-      eventToReceiptMs: {
-        p50: percentile(latencies, 50),
-        p95: percentile(latencies, 95),
-        p99,
-        max: latencies[latencies.length - 1],
-      },
-      requestToReceiptMs: { p50: percentile(fromRequest, 50), p99: percentile(fromRequest, 99) },
+      duplicates: phase.received - phase.unique,
+      eventToReceiptMs: phase.eventToReceiptMs,
+      requestToReceiptMs: phase.requestToReceiptMs,
     };
     const pass = report.lost === 0 && report.duplicates === 0 && p99 < 1000 && idle.opened + idle.used === 0;
     process.stdout.write(
@@ -283,21 +256,108 @@ if (require.main === module) {
   });
 }
 
+interface Phase {
+  label: string;
+  sent: number;
+  created: number;
+  failures: number;
+  sendSeconds: number;
+  received: number;
+  unique: number;
+  sentAt: Map<string, number>;
+  eventToReceiptMs: { p50: number; p95: number; p99: number; max: number };
+  requestToReceiptMs: { p50: number; p99: number };
+}
+
+/**
+ * Sends `count` unit creations at RATE a second, named `<label>-<seq>`, spread over the fleet (a
+ * stride coprime with its size visits every client once per fleet-size events, in a mixed order),
+ * then waits for their webhooks until DRAIN_MS pass without a new one.
+ */
+async function sendPhase(o: {
+  port: number;
+  fleet: string[];
+  tokens: Map<string, string>;
+  receipts: Receipt[];
+  count: number;
+  label: string;
+}): Promise<Phase> {
+  const sentAt = new Map<string, number>();
+  const started = Date.now();
+  const inFlight: Promise<unknown>[] = [];
+  let created = 0;
+  let failures = 0;
+  for (let seq = 0; seq < o.count; seq++) {
+    const due = started + (seq * 1000) / RATE;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const identifier = o.fleet[(seq * 7919) % o.fleet.length];
+    const name = `${o.label}-${seq}`;
+    sentAt.set(name, Date.now());
+    inFlight.push(
+      post(o.port, '/api/units', identifier, o.tokens.get(identifier)!, { name }).then(
+        (status) => (status === 201 ? created++ : failures++),
+        () => failures++,
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  const sendSeconds = Number(((Date.now() - started) / 1000).toFixed(1));
+  const mine = () => o.receipts.filter((r) => sentAt.has(r.name));
+  let last = -1;
+  let progressAt = Date.now();
+  for (;;) {
+    const got = new Set(mine().map((r) => r.eventId)).size;
+    if (got >= created) break;
+    if (got !== last) [last, progressAt] = [got, Date.now()];
+    if (Date.now() - progressAt > DRAIN_MS) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const receipts = mine();
+  const sorted = (values: number[]) => values.sort((a, b) => a - b);
+  const latencies = sorted(receipts.map((r) => r.at - r.eventAt));
+  const fromRequest = sorted(receipts.map((r) => r.at - sentAt.get(r.name)!));
+  return {
+    label: o.label,
+    sent: o.count,
+    created,
+    failures,
+    sendSeconds,
+    received: receipts.length,
+    unique: new Set(receipts.map((r) => r.eventId)).size,
+    sentAt,
+    eventToReceiptMs: {
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      p99: percentile(latencies, 99),
+      max: latencies[latencies.length - 1],
+    },
+    requestToReceiptMs: { p50: percentile(fromRequest, 50), p99: percentile(fromRequest, 99) },
+  };
+}
+
+function summary(p: Phase) {
+  return {
+    events: p.sent,
+    created: p.created,
+    received: p.unique,
+    sendSeconds: p.sendSeconds,
+    eventToReceiptMs: p.eventToReceiptMs,
+    requestToReceiptMs: p.requestToReceiptMs,
+  };
+}
+
 /**
  * For up to 10 creations whose webhook did not arrive: their client's outbox rows left and their
  * deliveries' state, which tells a lost event from one waiting for a retry.
  */
-async function whereTheMissingAre(
-  t: TestApp,
-  identifiers: string[],
-  sentAt: Map<string, number>,
-  receipts: { name: string }[],
-) {
+async function whereTheMissingAre(t: TestApp, identifiers: string[], phase: Phase, receipts: Receipt[]) {
   const got = new Set(receipts.map((r) => r.name));
-  const missing = [...sentAt.keys()].filter((name) => !got.has(name)).slice(0, 10);
+  const missing = [...phase.sentAt.keys()].filter((name) => !got.has(name)).slice(0, 10);
   return Promise.all(
     missing.map(async (name) => {
-      const identifier = identifiers[(Number(name.slice('obx-'.length)) * 7919) % identifiers.length];
+      const identifier =
+        identifiers[(Number(name.slice(phase.label.length + 1)) * 7919) % identifiers.length];
       const [state] = await sql<Record<string, unknown>>(
         clientDatabase(t.masterDatabase, identifier),
         `SELECT (SELECT count(*)::int FROM units WHERE name = $1) AS units,

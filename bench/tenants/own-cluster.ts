@@ -10,6 +10,8 @@ const run = promisify(execFile);
 /** `max_connections` of the bench's own cluster: room for a ceiling that holds 1,000 clients. */
 const MAX_CONNECTIONS = Number(process.env.BENCH_PG_MAX_CONNECTIONS ?? 1200);
 const SHARED_BUFFERS = process.env.BENCH_PG_SHARED_BUFFERS ?? '256MB';
+/** Further server settings, as `name=value` separated by spaces (e.g. `autovacuum_naptime=600`). */
+const EXTRA_SETTINGS = (process.env.BENCH_PG_SETTINGS ?? '').split(' ').filter(Boolean);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -54,11 +56,12 @@ export async function runOnOwnCluster(script: string): Promise<void> {
       '-c fsync=off',
       `-c max_connections=${MAX_CONNECTIONS}`,
       `-c shared_buffers=${SHARED_BUFFERS}`,
+      ...EXTRA_SETTINGS.map((setting) => `-c ${setting}`),
     ].join(' ');
     await asOwner(bin, 'pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
     started = true;
     console.log(
-      `Own PostgreSQL cluster on port ${port}: max_connections ${MAX_CONNECTIONS}, shared_buffers ${SHARED_BUFFERS}`,
+      `Own PostgreSQL cluster on port ${port}: max_connections ${MAX_CONNECTIONS}, shared_buffers ${SHARED_BUFFERS}${EXTRA_SETTINGS.map((s) => `, ${s}`).join('')}`,
     );
     const env: NodeJS.ProcessEnv = {
       ...process.env,

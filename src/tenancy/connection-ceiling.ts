@@ -10,12 +10,12 @@ const PRESSED_MS = 30_000;
  * recently used first and a client's last one only when no client holds a spare; pools that still
  * find no room wait here and get it, oldest first, as connections close.
  *
- * Near the ceiling a tenth of it is kept free: idle connections start closing before the room is
- * needed, so a client without a connection opens one at once instead of first waiting for another
- * to close (one more round trip per request when more clients are active than the ceiling holds).
- * Only while the ceiling was found full in the last PRESSED_MS: when every active client fits,
- * closing the least recently used connection would close the one needed next (requests that
- * rotate over the clients), and every request would open a connection again.
+ * Near the ceiling a tenth of it is kept free, from spare connections only (a client's second or
+ * later): they start closing before the room is needed, so a client without a connection opens one
+ * at once instead of first waiting for another to close. Only while the ceiling was found full in
+ * the last PRESSED_MS. A client's last connection closes only when the ceiling is full: when every
+ * active client fits, closing the least recently used one would close the one needed next (requests
+ * that rotate over the clients), and every request would open a connection again.
  *
  * Beside the ceiling, each database server may have a budget in this process (`budgetOf`, from the
  * server registry): the connections to that server's clients stay under it, and a pool whose server
@@ -96,10 +96,10 @@ export class ConnectionCeiling {
     this.give(pool);
   }
 
-  /** Starts closing the least recently used idle connection when the free room is under the headroom. */
+  /** Starts closing the least recently used idle spare when the free room is under the headroom. */
   keepHeadroom(): void {
     if (this.held - this.closing <= this.limit - this.headroom) return;
-    if (Date.now() - this.pressedAt < PRESSED_MS) this.evictOneIdle();
+    if (Date.now() - this.pressedAt < PRESSED_MS) this.evictOneIdle(undefined, true);
   }
 
   /** `pool` has waiters and room of its own, but the ceiling or its server's budget is full. */
@@ -136,8 +136,8 @@ export class ConnectionCeiling {
     return budget !== undefined && (this.heldByServer.get(pool.serverId) ?? 0) >= budget;
   }
 
-  /** Least recently used first, a client's last connection only when no client holds a spare. */
-  private evictOneIdle(serverId?: number | null): void {
+  /** Least recently used first, a client's last connection only when no client holds a spare (never with `spareOnly`). */
+  private evictOneIdle(serverId?: number | null, spareOnly = false): void {
     let spare: ClientConnectionPool | undefined;
     let last: ClientConnectionPool | undefined;
     for (const pool of this.pools) {
@@ -148,6 +148,6 @@ export class ConnectionCeiling {
         if (!spare || since < spare.oldestIdleSince()!) spare = pool;
       } else if (!last || since < last.oldestIdleSince()!) last = pool;
     }
-    (spare ?? last)?.closeOldestIdle('ceiling');
+    (spare ?? (spareOnly ? undefined : last))?.closeOldestIdle('ceiling');
   }
 }
