@@ -160,7 +160,7 @@ export class AppConfig {
   @Min(1)
   TENANT_POOL_QUEUE_MAX = 100;
 
-  /** Fallback refresh of the client registry cache (changes are pushed over Redis at once). */
+  /** Fallback refresh of the client and database-server registry caches (changes are pushed over Redis at once). */
   @Transform(toInt)
   @IsInt()
   @Min(100)

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppConfig } from '../config/app-config';
@@ -15,13 +15,15 @@ const REGISTRATION_LOCK = 7243005;
 /**
  * Every replica's view of the database servers (a small table), for the administrative login of a
  * client's server without a query. A change is published over Redis; a server not known yet is
- * read again from the master database.
+ * read again from the master database, and the whole table every CLIENT_CACHE_REFRESH_MS, so a
+ * replica that missed the message (Redis failing over) does not keep an old budget or pooler.
  */
 @Injectable()
-export class DatabaseServerRegistry implements OnModuleInit {
+export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(DatabaseServerRegistry.name);
   private byId = new Map<number, DatabaseServer>();
   private readonly changeListeners: (() => void)[] = [];
+  private timer?: NodeJS.Timeout;
 
   constructor(
     @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
@@ -32,6 +34,12 @@ export class DatabaseServerRegistry implements OnModuleInit {
 
   async onModuleInit() {
     await this.redis.subscribe(CHANNEL, () => void this.reload());
+    this.timer = setInterval(() => void this.reload(), this.config.CLIENT_CACHE_REFRESH_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy() {
+    clearInterval(this.timer);
   }
 
   /**

@@ -149,4 +149,16 @@ describe('per-server connection budget', () => {
     expect(again.map((res) => res.status)).toEqual(again.map(() => 200));
     expect(await held()).toBeLessThanOrEqual(SERVER_MAX_CONNECTIONS);
   });
+
+  it('follows a change of maxConnections that was not announced (a lost message) within the refresh', async () => {
+    const budget = `tenant_server_connection_budget{server="${serverName}"}`;
+    await sql(a.masterDatabase, 'UPDATE database_servers SET max_connections = $1 WHERE name = $2', [
+      SERVER_MAX_CONNECTIONS * 2,
+      serverName,
+    ]);
+    const until = Date.now() + 5000;
+    while (Date.now() < until && (await metric(b, budget)) !== BUDGET * 2)
+      await new Promise((r) => setTimeout(r, 100));
+    expect([await metric(a, budget), await metric(b, budget)]).toEqual([BUDGET * 2, BUDGET * 2]);
+  });
 });
