@@ -217,6 +217,10 @@ describe('custom tables: per-type permissions', () => {
 
     // The wildcard resource still grants every type.
     const wildcard = await tokenOf(f.admin, [{ resourceName: 'cms', canRead: true }]);
+    const fullAccess = bearer(
+      (await f.admin('post', '/api/admin/tokens').send({ name: 'full', isFullAccess: true }).expect(201)).body
+        .data.token,
+    );
     for (const collection of ['plants', 'tags']) {
       await wildcard('get', `/api/cms/${collection}`).expect(200);
       await wildcard('post', `/api/cms/${collection}`).send({ name: 'x' }).expect(403);
@@ -328,8 +332,12 @@ describe('custom tables: per-type permissions', () => {
       { resourceName: 'cms.sec', canRead: true },
     ]);
     const wildcard = await tokenOf(f.admin, [{ resourceName: 'cms', canRead: true }]);
+    const fullAccess = bearer(
+      (await f.admin('post', '/api/admin/tokens').send({ name: 'full', isFullAccess: true }).expect(201)).body
+        .data.token,
+    );
     const viewerOfBoth = await userOf('VIEWER', ['cms.lnk:read', 'cms.sec:read']);
-    for (const as of [both, wildcard, viewerOfBoth]) {
+    for (const as of [both, wildcard, fullAccess, viewerOfBoth, f.admin]) {
       const found = (body: object) => as('post', '/api/cms/lnk/search').send(body).expect(200);
       expect((await found(prefix('C2-HIDDEN'))).body.data.map((r: { id: number }) => r.id)).toEqual([
         link.id,
