@@ -217,10 +217,6 @@ describe('custom tables: per-type permissions', () => {
 
     // The wildcard resource still grants every type.
     const wildcard = await tokenOf(f.admin, [{ resourceName: 'cms', canRead: true }]);
-    const fullAccess = bearer(
-      (await f.admin('post', '/api/admin/tokens').send({ name: 'full', isFullAccess: true }).expect(201)).body
-        .data.token,
-    );
     for (const collection of ['plants', 'tags']) {
       await wildcard('get', `/api/cms/${collection}`).expect(200);
       await wildcard('post', `/api/cms/${collection}`).send({ name: 'x' }).expect(403);
