@@ -1,6 +1,7 @@
 import { Action, can } from '../access/permissions';
 import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
+import type { CompiledType } from './content-type.types';
 
 /**
  * Records of custom tables are granted per type: `cms.<collection>:<action>` for one table, or
@@ -17,5 +18,16 @@ export const canCms = (principal: Principal, collection: string, action: Action)
 export function assertCms(principal: Principal, collection: string, action: Action): void {
   if (!canCms(principal, collection, action)) {
     throw AppError.forbidden(`This needs cms:${action} or ${cmsPermission(collection, action)}`);
+  }
+}
+
+/**
+ * 403 unless the caller may read the records of `target`, reached through the relation at `path`
+ * of another type's query: the check of a direct read of `target`. The message names the path, not
+ * the type, so it tells nothing of a type the caller cannot see.
+ */
+export function assertRelatedRead(principal: Principal, target: CompiledType, path: string): void {
+  if (!canCms(principal, target.collectionName, 'read')) {
+    throw AppError.forbidden(`${path} reaches a related type whose records you may not read`);
   }
 }

@@ -5,6 +5,7 @@ import { paged } from '../common/pagination/pagination';
 import { quoteIdent } from '../database/ddl';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { companyCondition, companyLimit } from './cms-company-scope';
+import { assertRelatedRead } from './cms-permissions';
 import { readRecord, Row, scopedTo, statusCondition, withFreshType } from './cms-record-read';
 import { Params, toRecord } from './cms-sql';
 import { ContentTypeCache } from './content-type-cache';
@@ -13,7 +14,7 @@ import { CmsListQueryDto } from './dto/cms-query.dto';
 import { aggregateRows, aggregateStatement, planAggregate } from './query/cms-aggregate';
 import { CmsCursors } from './query/cms-cursor';
 import { chosenFields } from './query/cms-fields';
-import { filterSql } from './query/cms-filter';
+import { FilterScope, filterSql } from './query/cms-filter';
 import { pageRows, SORT_TEXT } from './query/cms-page';
 
 /** Reads of custom-table records: pages (by number or cursor), counts, aggregates, one record. */
@@ -86,8 +87,9 @@ export class CmsRecordQueries {
   }
 
   /**
-   * The WHERE conditions of a filter body (none for an empty one); a filter through a relation sees
-   * only the target rows the caller may see.
+   * The WHERE conditions of a filter body (none for an empty one). A filter through a relation needs
+   * read on the target type (403 before any SQL otherwise) and sees only the target rows the caller
+   * may see (their company's, for a company-scoped target).
    */
   private async filterOf(
     type: CompiledType,
@@ -95,9 +97,14 @@ export class CmsRecordQueries {
     filters: unknown,
     params: Params,
   ): Promise<string[]> {
-    const targetVisibility = (target: CompiledType, alias: string, p: Params) =>
-      companyCondition(companyLimit(target, principal), p, alias)[0] ?? null;
-    const sql = filterSql({ type, types: await this.types.all(), targetVisibility }, filters, params);
+    const scope: FilterScope = {
+      type,
+      types: await this.types.all(),
+      assertReadable: (target, path) => assertRelatedRead(principal, target, path),
+      targetVisibility: (target, alias, p) =>
+        companyCondition(companyLimit(target, principal), p, alias)[0] ?? null,
+    };
+    const sql = filterSql(scope, filters, params);
     return sql ? [sql] : [];
   }
 

@@ -69,7 +69,12 @@ describe('custom table rules', () => {
         new Set(),
       ),
     );
-    const scope = { type, types: new Map([['things', type]]) };
+    const scope = {
+      type,
+      types: new Map([['things', type]]),
+      assertReadable: () => undefined,
+      targetVisibility: () => null,
+    };
     const params = new Params();
     const where = filterSql(scope, { name: { $contains: "50%'; --" }, size: { $in: [1, 2] } }, params);
     expect(where).toBe(`(t."name" ILIKE $1 AND t."size" = ANY($2::integer[]))`);

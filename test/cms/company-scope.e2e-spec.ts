@@ -207,6 +207,32 @@ describe('custom tables: company scope', () => {
     expect((await m2('get', `/api/cms/sites/${b.id}`).expect(200)).body.data.photo).toBe(linked.body[0].id);
   });
 
+  it("a filter through a relation never matches another company's target, even with read on both", async () => {
+    const a = await create(m1, 'sites', { name: 'through A' });
+    const b = await create(m2, 'sites', { name: 'through B' });
+    // The ADMIN relates a client-scoped record to company 2's site; company 1's member sees the record.
+    const mine = await create(m1, 'shared', { site: a.id });
+    const theirs = await create(f.admin, 'shared', { site: b.id });
+    const search = async (as: Caller, body: Record<string, unknown>) =>
+      ids(await as('post', '/api/cms/shared/search?pageSize=100').send(body).expect(200));
+    const count = async (as: Caller, filter: Record<string, unknown>) =>
+      (
+        await as('post', '/api/cms/shared/aggregate')
+          .send({ aggregate: { count: ['*'] }, filter })
+          .expect(200)
+      ).body.data[0].count['*'];
+    const through = { site: { name: { $startsWith: 'through' } } };
+    expect(await search(m1, through)).toEqual([mine.id]);
+    expect(await search(m2, through)).toEqual([theirs.id]);
+    expect(await search(f.admin, through)).toEqual([mine.id, theirs.id]);
+    expect(await search(m1, { site: { name: 'through B' } })).toEqual([]);
+    expect(await search(m1, { site: { id: b.id } })).toEqual([]);
+    expect(await count(m1, { site: { name: 'through B' } })).toBe(0);
+    expect(await count(f.admin, { site: { name: 'through B' } })).toBe(1);
+    // The record itself is the client's: its own relation column still names the site's id.
+    expect(await search(m1, { site: b.id })).toEqual([theirs.id]);
+  });
+
   it('pages by number within a company give the rows of the SQL order at every depth', async () => {
     await f
       .admin('post', '/api/cms/content-types')

@@ -269,6 +269,101 @@ describe('custom tables: per-type permissions', () => {
     await f.admin('get', `/api/cms/${encodeURIComponent('plants" --')}`).expect(400);
   });
 
+  it('a query through a relation needs read on the related type, whatever matches', async () => {
+    const type = (body: Record<string, unknown>) =>
+      f.admin('post', '/api/cms/content-types').send(body).expect(201);
+    await type({
+      collectionName: 'sec',
+      attributes: {
+        code: { type: 'string' },
+        amount: { type: 'integer' },
+        note: { type: 'string', private: true },
+      },
+    });
+    await type({
+      collectionName: 'lnk',
+      attributes: {
+        label: { type: 'string' },
+        ref: { type: 'relation', relation: 'manyToOne', target: 'sec' },
+      },
+    });
+    const hidden = (
+      await f.admin('post', '/api/cms/sec').send({ code: 'C2-HIDDEN-7', amount: 500, note: 'n' }).expect(201)
+    ).body.data;
+    const link = (await f.admin('post', '/api/cms/lnk').send({ label: 'L', ref: hidden.id }).expect(201)).body
+      .data;
+    const prefix = (p: string) => ({ ref: { code: { $startsWith: p } } });
+    const atLeast = (n: number) => ({
+      aggregate: { count: ['*'] },
+      filter: { ref: { amount: { $gte: n } } },
+    });
+    const probes = (as: Caller) => [
+      as('post', '/api/cms/lnk/search').send(prefix('C2-HIDDEN')),
+      as('post', '/api/cms/lnk/search').send(prefix('ZZ-NONE')),
+      as('post', '/api/cms/lnk/search').send({ $or: [{ label: 'x' }, { $not: prefix('C2') }] }),
+      as('post', '/api/cms/lnk/aggregate').send(atLeast(500)),
+      as('post', '/api/cms/lnk/aggregate').send(atLeast(501)),
+      // A private field of the target is not even looked at without the permission.
+      as('post', '/api/cms/lnk/search').send({ ref: { note: 'n' } }),
+    ];
+
+    const lnkOnly = await tokenOf(f.admin, [{ resourceName: 'cms.lnk', canRead: true }]);
+    const viewer = await userOf('VIEWER', ['cms.lnk:read']);
+    for (const as of [lnkOnly, viewer]) {
+      await as('get', '/api/cms/sec').expect(403);
+      const answers = await Promise.all(probes(as));
+      expect(answers.map((r) => r.status)).toEqual(answers.map(() => 403));
+      // A matching and a non-matching prefix (or threshold) answer the very same error.
+      expect(answers[0].body.error).toEqual(answers[1].body.error);
+      expect(answers[3].body.error).toEqual(answers[4].body.error);
+      expect(answers[0].body.error.code).toBe('FORBIDDEN');
+      expect(answers[0].body.error.message).not.toContain('sec');
+      // The relation's own column is the record's own data: its id stays comparable.
+      const own = await as('post', '/api/cms/lnk/search').send({ ref: hidden.id }).expect(200);
+      expect(own.body.data.map((r: { id: number }) => r.id)).toEqual([link.id]);
+    }
+
+    const both = await tokenOf(f.admin, [
+      { resourceName: 'cms.lnk', canRead: true },
+      { resourceName: 'cms.sec', canRead: true },
+    ]);
+    const wildcard = await tokenOf(f.admin, [{ resourceName: 'cms', canRead: true }]);
+    const fullAccess = bearer(
+      (await f.admin('post', '/api/admin/tokens').send({ name: 'full', isFullAccess: true }).expect(201)).body
+        .data.token,
+    );
+    const viewerOfBoth = await userOf('VIEWER', ['cms.lnk:read', 'cms.sec:read']);
+    for (const as of [both, wildcard, fullAccess, viewerOfBoth, f.admin]) {
+      const found = (body: object) => as('post', '/api/cms/lnk/search').send(body).expect(200);
+      expect((await found(prefix('C2-HIDDEN'))).body.data.map((r: { id: number }) => r.id)).toEqual([
+        link.id,
+      ]);
+      expect((await found(prefix('ZZ-NONE'))).body.data).toEqual([]);
+      const count = async (n: number) =>
+        (await as('post', '/api/cms/lnk/aggregate').send(atLeast(n)).expect(200)).body.data[0].count['*'];
+      expect([await count(500), await count(501)]).toEqual([1, 0]);
+      // A private field of the target is unknown, as in a search of the target itself.
+      const secret = await as('post', '/api/cms/lnk/search')
+        .send({ ref: { note: 'n' } })
+        .expect(400);
+      expect(fieldsOf(secret)).toEqual(['ref.note']);
+      const direct = await as('post', '/api/cms/sec/search').send({ note: 'n' }).expect(400);
+      expect(secret.body.error.details[0].message).toBe(direct.body.error.details[0].message);
+    }
+
+    // Sorts, fields= and aggregated or grouped fields name the type's own fields only: a path into
+    // the relation is the same 400 for every caller, with or without read on the target.
+    const paths = (as: Caller) => [
+      as('post', '/api/cms/lnk/search?sort=ref.code').send({}),
+      as('get', '/api/cms/lnk?fields=label,ref.code'),
+      as('post', '/api/cms/lnk/aggregate').send({ aggregate: { count: ['*'] }, groupBy: ['ref.code'] }),
+      as('post', '/api/cms/lnk/aggregate').send({ aggregate: { sum: ['ref.amount'] } }),
+    ];
+    const [refused, allowed] = await Promise.all([lnkOnly, both].map((as) => Promise.all(paths(as))));
+    expect(refused.map((r) => r.status)).toEqual([400, 400, 400, 400]);
+    expect(refused.map((r) => r.body.error)).toEqual(allowed.map((r) => r.body.error));
+  });
+
   // Last: it takes the wildcard from the ADMIN role, which an ADMIN cannot grant back.
   it('a token keeps only what its creator holds: a per-type role narrows it at once', async () => {
     const token = await tokenOf(f.admin, [

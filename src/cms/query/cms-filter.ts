@@ -17,10 +17,15 @@ export interface FilterScope {
   /** Every type of the schema, for filters through a manyToOne / oneToOne relation. */
   types: ReadonlyMap<string, CompiledType>;
   /**
-   * Extra conditions a relation target's rows must meet to be visible (e.g. the caller's company),
-   * given the target type and its alias; null when all rows are visible.
+   * Throws (403) when the caller may not read the records of a relation target the filter reaches
+   * at `path`; called before any of the target's fields is looked at.
    */
-  targetVisibility?: (target: CompiledType, alias: string, params: Params) => string | null;
+  assertReadable: (target: CompiledType, path: string) => void;
+  /**
+   * The condition a relation target's rows (aliased `alias`) must meet to be visible to the caller
+   * (e.g. their company), or null when all are.
+   */
+  targetVisibility: (target: CompiledType, alias: string, params: Params) => string | null;
 }
 
 interface Walk {
@@ -37,7 +42,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * `{ field: { $op: value } }` an operator, `{ relation: { targetField: ... } }` a condition on the
  * target of a manyToOne / oneToOne relation (one level), `$and` / `$or` arrays and `$not` objects
  * combine filters. Every field, operator and value is checked before SQL (400 naming its path);
- * private fields are never reachable; values are parameters.
+ * private fields are never reachable; a relation's target is reached only through
+ * `scope` (the caller's read permission and the rows they see); values are parameters.
  */
 export function filterSql(scope: FilterScope, body: unknown, params: Params, alias = 't'): string | null {
   if (body === undefined || body === null) return null;
@@ -168,9 +174,10 @@ function relationSql(
     walk.errors.push({ field: at, message: 'its target is not a content type of this schema' });
     return null;
   }
+  scope.assertReadable(target, at);
   const inner = `${alias}_r`;
   const sql = objectSql(scope, target, inner, raw, walk, at, depth + 1, false);
   if (!sql) return null;
-  const visible = scope.targetVisibility?.(target, inner, walk.params);
+  const visible = scope.targetVisibility(target, inner, walk.params);
   return `EXISTS (SELECT 1 FROM ${quoteIdent(target.table)} ${inner} WHERE ${inner}."id" = ${alias}.${quoteIdent(field.column)} AND ${sql}${visible ? ` AND ${visible}` : ''})`;
 }
