@@ -107,13 +107,13 @@ export class ClientMover {
         return;
       }
       await pg.query(`DROP DATABASE IF EXISTS ${quoteIdent(source.database)} WITH (FORCE)`);
+      this.logger.log(`Dropped the former database of client ${clientId} (${source.database})`);
       // The login role is the client's on this server as long as it has a database here.
       if (clientHere || sameServer(moving, here)) return;
       await pg.query(`DROP ROLE IF EXISTS ${quoteIdent(source.role)}`).catch((err: Error) => {
         this.logger.warn(`Keeping role ${source.role} on server ${source.serverId}: ${err.message}`);
       });
     });
-    this.logger.log(`Dropped the former database of client ${clientId} (${source.database})`);
   }
 
   private async move(job: MoveJobView) {
