@@ -82,6 +82,18 @@ describe('database servers: a pooler per server', () => {
       expect(text).not.toContain(secret);
     }
 
+    // The default server, registered again through its pooler's address, is still the default server.
+    const throughPooler = await platform('post', '/database-servers').send({
+      name: 'default-through-its-pooler',
+      host: '127.0.0.1',
+      port: defaultPooler.port,
+      adminUsername: 'postgres',
+    });
+    expect({ status: throughPooler.status, code: throughPooler.body.error?.code }).toEqual({
+      status: 409,
+      code: 'CONFLICT',
+    });
+
     const portAlone = await platform('put', `/database-servers/${secondId}`).send({ poolerPort: 6432 });
     expect(portAlone.status).toBe(400);
     const cleared = await platform('put', `/database-servers/${secondId}`).send({ poolerHost: null });
