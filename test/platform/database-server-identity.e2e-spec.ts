@@ -1,5 +1,6 @@
 import { parseDatabaseUrl } from '../../src/database/data-source-factory';
-import { sql } from '../support/pg';
+import { OwnPostgres } from '../operations/own-services';
+import { clientDatabase, sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import { ADMIN_URL } from '../support/test-env';
 import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp } from '../support/test-app';
@@ -13,6 +14,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 describe('database servers are told apart by what they are, not by their address', () => {
   const sink = new SmtpSink();
+  const second = new OwnPostgres();
   const own = parseDatabaseUrl(ADMIN_URL);
   const alias = own.host === 'localhost' ? '127.0.0.1' : 'localhost';
   let a: TestApp;
@@ -25,8 +27,8 @@ describe('database servers are told apart by what they are, not by their address
   const asClient = () => ({ 'X-Client-ID': 'ident', Authorization: `Bearer ${client.adminToken}` });
 
   beforeAll(async () => {
-    await sink.start();
-    a = await bootApp({ env: { SMTP_URL: sink.url, CLIENT_MOVE_SOURCE_GRACE_MS: '500' } });
+    await Promise.all([sink.start(), second.create()]);
+    a = await bootApp({ env: { SMTP_URL: sink.url, CLIENT_MOVE_SOURCE_GRACE_MS: '2000' } });
     root = await superAdminToken(a);
     client = await provisionClient(a, sink, 'ident');
     const unit = await a.http().post('/api/units').set(asClient()).send({ name: 'Kept through it all' });
@@ -35,7 +37,7 @@ describe('database servers are told apart by what they are, not by their address
   }, 120_000);
   afterAll(async () => {
     await a?.close();
-    await sink.stop();
+    await Promise.all([sink.stop(), second.destroy()]);
   });
 
   /** Moves the client to `serverId` and answers the finished job. */
@@ -132,4 +134,39 @@ describe('database servers are told apart by what they are, not by their address
     expect(stale.error).toMatch(/PostgreSQL server the client is on/);
     await expectDataKept();
   });
+
+  it('keeps the former database when the client is on it again under another address of its server', async () => {
+    const source = clientDatabase(a.masterDatabase, 'ident');
+    const created = await platform(a, 'post', '/database-servers').send({
+      name: 'second',
+      host: '127.0.0.1',
+      port: second.port,
+      adminUsername: 'postgres',
+    });
+    expect(created.status).toBe(201);
+    const moved = await move(created.body.data.id);
+    expect(moved).toMatchObject({ status: 'done' });
+    // Before the drop is due, the client is put back on its former database, through an alias of the
+    // shared server (a second row for it, as an earlier version could leave).
+    await sql(
+      a.masterDatabase,
+      `INSERT INTO database_servers (name, host, port, max_clients, max_connections, state)
+       VALUES ('legacy-alias', $1, $2, 10, 100, 'active') ON CONFLICT DO NOTHING`,
+      [alias, own.port],
+    );
+    await sql(
+      a.masterDatabase,
+      `UPDATE clients SET server_id = s.id, database_host = s.host, database_port = s.port, database_name = $2
+         FROM database_servers s WHERE s.host = $3 AND s.port = $4 AND clients.id = $1`,
+      [client.id, source, alias, own.port],
+    );
+    const dueAt = Date.parse(moved.sourceDropAt as string);
+    await sleep(Math.max(0, dueAt - Date.now()) + 4000);
+    const [{ n }] = await sql<{ n: number }>(
+      a.masterDatabase,
+      'SELECT count(*)::int AS n FROM pg_database WHERE datname = $1',
+      [source],
+    );
+    expect(n).toBe(1);
+  }, 60_000);
 });
