@@ -3255,7 +3255,7 @@ export interface paths {
         put?: never;
         /**
          * Register a database server
-         * @description The administrative password is stored encrypted. With poolerHost and poolerPort, client application pools connect through that pooler. Host, port, pooler address and login are never answered.
+         * @description The administrative password is stored encrypted. With poolerHost and poolerPort, client application pools connect through that pooler. Host, port, pooler address and login are never answered. The server is identified through its administrative login (its system identifier and port): one server cannot be registered twice, under another host name, address or pooler.
          *
          *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
          */
@@ -3327,7 +3327,7 @@ export interface paths {
         put?: never;
         /**
          * Start moving a client's database to another server
-         * @description Answers at once with the job id; GET /api/platform/moves/{jobId} shows its progress. Writes of the client answer 503 CLIENT_MOVING while its database is copied; reads go on.
+         * @description Answers at once with the job id; GET /api/platform/moves/{jobId} shows its progress. Writes of the client answer 503 CLIENT_MOVING while its database is copied; reads go on. The copy is a new database of the move's own name; a move to the server the client is on (under another name) fails before any change.
          *
          *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
          */
@@ -22935,7 +22935,7 @@ export interface operations {
                     "application/json": components["schemas"]["DatabaseServerEnvelopeDto"];
                 };
             };
-            /** @description VALIDATION_ERROR */
+            /** @description VALIDATION_ERROR; BAD_REQUEST when the server refuses the administrative login */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22962,7 +22962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description name or address already registered */
+            /** @description name, address or server (under another address) already registered */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22980,7 +22980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            /** @description SERVICE_UNAVAILABLE: the server cannot be reached to identify it, with Retry-After */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -23112,7 +23112,7 @@ export interface operations {
                     "application/json": components["schemas"]["DatabaseServerEnvelopeDto"];
                 };
             };
-            /** @description VALIDATION_ERROR */
+            /** @description VALIDATION_ERROR; BAD_REQUEST when the server refuses a new administrative login */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23148,7 +23148,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description name taken */
+            /** @description name taken, or a new login reaches another registered server */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23334,7 +23334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description client not provisioned, already on that server or being moved; server not active or full */
+            /** @description client not provisioned, already on that server (under any name, as far as the stored identities say) or being moved; server not active or full */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -88,6 +88,7 @@ export function searchPathOptions(schema: string, pooled: boolean): { options?: 
 export async function withAdminConnection<T>(
   target: DbTarget,
   fn: (client: PgClient) => Promise<T>,
+  connectTimeoutMs?: number,
 ): Promise<T> {
   const client = new PgClient({
     host: target.host,
@@ -95,6 +96,7 @@ export async function withAdminConnection<T>(
     user: target.username,
     password: target.password,
     database: target.database,
+    connectionTimeoutMillis: connectTimeoutMs,
   });
   client.on('error', () => undefined);
   await client.connect();

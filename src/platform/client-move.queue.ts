@@ -11,6 +11,9 @@ export interface MovedSource {
   port: number;
   database: string;
   role: string;
+  /** What the server answered when the move began (absent in drops queued by earlier versions). */
+  systemIdentifier?: string;
+  clusterPort?: number;
 }
 
 export type ClientMoveJob =

@@ -1,13 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Client as PgClient } from 'pg';
 import { SecretBox } from '../common/crypto/secret-box';
-import { DbTarget, withAdminConnection } from '../database/data-source-factory';
+import { databaseExists, DbTarget, withAdminConnection } from '../database/data-source-factory';
 import { quoteIdent, quoteLiteral } from '../database/ddl';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { Client } from '../tenancy/entities/client.entity';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { PlatformDatabase } from '../tenancy/platform-database';
+import { identityOver, readServerIdentity, sameServer, ServerIdentity } from '../tenancy/server-identity';
 import { ClientMoveLock } from './client-move-lock';
 import { ClientMoveQueue, MovedSource } from './client-move.queue';
 import { copyDatabase, DatabaseCopyError } from './database-copy';
@@ -25,12 +26,15 @@ const POLL_MS = 50;
  * 1. pausing: the client is marked moving (every replica refuses its writes, 503 CLIENT_MOVING),
  *    the source database turns read-only for new sessions, and the sessions opened before are
  *    ended as soon as they are idle, so no write can commit there any more;
- * 2. copying: pg_dump of the source into a fresh database of the same name on the target;
- * 3. switching: the registry entry names the target and every replica drops its connections.
+ * 2. copying: pg_dump of the source into a new database of the move's own name on the target
+ *    (`<name>_m<job>`), which must be another PostgreSQL server than the source (checked live,
+ *    before the pause and again on the connection that creates it);
+ * 3. switching: the registry entry names the target and the new database, and every replica drops
+ *    its connections.
  *
  * Everything acknowledged before the pause committed before the dump began; writes during it are
- * refused. A failure before the switch resumes writes on the source. The source is dropped after
- * CLIENT_MOVE_SOURCE_GRACE_MS.
+ * refused. A failure before the switch resumes writes on the source and drops the database the
+ * move created, nothing else. The source is dropped after CLIENT_MOVE_SOURCE_GRACE_MS.
  */
 @Injectable()
 export class ClientMover {
@@ -70,22 +74,46 @@ export class ClientMover {
     );
   }
 
-  /** Drops the database (and login role) a move left on the former server, unless the client is back there. */
+  /**
+   * Drops the database a move left on the former server, and its login role unless the client is
+   * (or is being moved) back on that server. Servers are compared by what they answer, never by
+   * address: nothing is dropped when the address now leads to another server, nor when the
+   * database is the one the client is on.
+   */
   async dropSource(clientId: number, source: MovedSource): Promise<void> {
     const client = await this.platform.clients().findOneBy({ id: clientId });
-    const sameAddress = (host: string, port: number) =>
-      host.toLowerCase() === source.host.toLowerCase() && port === source.port;
-    if (client && sameAddress(client.databaseHost, client.databasePort)) return;
-    const moving = client?.movingToServerId ? await this.servers.get(client.movingToServerId) : undefined;
-    if (moving && sameAddress(moving.host, moving.port)) return;
     const admin = await this.servers.adminTarget(source.serverId, source.host, source.port, 'postgres');
+    const [current, moving] = await Promise.all([
+      client ? this.liveIdentity(client.serverId, client.databaseHost, client.databasePort) : null,
+      client?.movingToServerId ? this.serverIdentity(client.movingToServerId) : null,
+    ]);
     await withAdminConnection(admin, async (pg) => {
+      const here = await identityOver(pg);
+      if (source.systemIdentifier && !sameServer(here, source as ServerIdentity)) {
+        this.logger.warn(
+          `Keeping the former database of client ${clientId}: its address leads to another server now`,
+        );
+        return;
+      }
+      if (client && !current) {
+        this.logger.warn(
+          `Keeping the former database of client ${clientId}: its server cannot be identified`,
+        );
+        return;
+      }
+      const clientHere = sameServer(current, here);
+      if (clientHere && client!.databaseName === source.database) {
+        this.logger.warn(`Keeping the former database of client ${clientId}: the client is on it`);
+        return;
+      }
       await pg.query(`DROP DATABASE IF EXISTS ${quoteIdent(source.database)} WITH (FORCE)`);
+      this.logger.log(`Dropped the former database of client ${clientId} (${source.database})`);
+      // The login role is the client's on this server as long as it has a database here.
+      if (clientHere || sameServer(moving, here)) return;
       await pg.query(`DROP ROLE IF EXISTS ${quoteIdent(source.role)}`).catch((err: Error) => {
-        this.logger.warn(`Keeping role ${source.role} on ${source.host}:${source.port}: ${err.message}`);
+        this.logger.warn(`Keeping role ${source.role} on server ${source.serverId}: ${err.message}`);
       });
     });
-    this.logger.log(`Dropped the former database of client ${clientId} (${source.database})`);
   }
 
   private async move(job: MoveJobView) {
@@ -99,20 +127,35 @@ export class ClientMover {
     const target = await this.servers.get(job.toServerId);
     let paused = false;
     let switched = false;
+    let created: { database: string; on: ServerIdentity } | undefined;
     try {
       if (!client || client.status === 'DELETED') throw new MoveRefused('Client not found');
       if (!target) throw new MoveRefused('Target server not found');
-      if (this.isOn(client, target) && !client.movingToServerId) {
+      if (client.serverId === target.id && !client.movingToServerId) {
         await this.finish(job);
         return;
       }
+      const [from, to] = await Promise.all([
+        readServerIdentity(
+          await this.servers.adminTarget(
+            client.serverId,
+            client.databaseHost,
+            client.databasePort,
+            'postgres',
+          ),
+        ),
+        readServerIdentity(await this.targetAdmin(target, 'postgres')),
+      ]);
+      if (sameServer(from, to)) throw new MoveRefused(SAME_SERVER);
       const source: MovedSource = {
         serverId: client.serverId,
         host: client.databaseHost,
         port: client.databasePort,
         database: client.databaseName,
         role: client.databaseUsername,
+        ...from,
       };
+      const database = movedDatabaseName(client.databaseName, job.jobId);
       await progress('pausing');
       paused = true;
       await this.platform.clients().update(client.id, { movingToServerId: target.id });
@@ -121,10 +164,10 @@ export class ClientMover {
 
       await progress('copying');
       client = (await this.platform.clients().findOneBy({ id: client.id }))!;
-      await this.prepareTarget(client, target);
+      await this.prepareTarget(client, target, database, from, () => (created = { database, on: to }));
       await copyDatabase(
         await this.servers.adminTarget(source.serverId, source.host, source.port, source.database),
-        await this.targetAdmin(target, client.databaseName),
+        await this.targetAdmin(target, database),
       );
 
       await progress('switching');
@@ -132,6 +175,7 @@ export class ClientMover {
         serverId: target.id,
         databaseHost: target.host,
         databasePort: target.port,
+        databaseName: database,
         movingToServerId: null,
       });
       switched = true;
@@ -139,12 +183,15 @@ export class ClientMover {
       const grace = this.settings.CLIENT_MOVE_SOURCE_GRACE_MS;
       await this.queue.enqueue({ kind: 'drop-source', jobId: job.jobId, clientId: client.id, source }, grace);
       await this.finish(job, new Date(Date.now() + grace).toISOString());
-      this.logger.log(`Moved client ${client.identifier} to server ${target.id} in ${Date.now() - began} ms`);
+      this.logger.log(
+        `Moved client ${client.identifier} to server ${target.id} (database ${database}) in ${Date.now() - began} ms`,
+      );
     } catch (err) {
       this.logger.error(
         `Moving client ${job.identifier} (job ${job.jobId}) failed: ${(err as Error).message}`,
       );
       if (paused && !switched && client) await this.resume(client);
+      if (created && !switched && target) await this.dropCreated(target, created);
       job.status = 'failed';
       job.error = failure(err);
       job.finishedAt = new Date().toISOString();
@@ -162,12 +209,6 @@ export class ClientMover {
     });
     await this.jobs.save(job);
     await this.jobs.release(job);
-  }
-
-  private isOn(client: Client, server: DatabaseServer) {
-    return (
-      client.databaseHost.toLowerCase() === server.host.toLowerCase() && client.databasePort === server.port
-    );
   }
 
   /**
@@ -202,23 +243,70 @@ export class ClientMover {
     return rows.length;
   }
 
-  /** The client's login role (same password) and an empty database on the target; a failed try's copy is dropped. */
-  private async prepareTarget(client: Client, target: DatabaseServer) {
+  /**
+   * The client's login role (same password) and a new, empty database `database` on the target.
+   * The server is identified again on the very connection that creates it: never the source's.
+   * A database of that name already there (a run of this job that stopped) fails the move: it is
+   * never dropped nor written over. `onCreated` is called once the database is the move's own.
+   */
+  private async prepareTarget(
+    client: Client,
+    target: DatabaseServer,
+    name: string,
+    source: ServerIdentity,
+    onCreated: () => void,
+  ) {
     if (!client.databasePassword) throw new MoveRefused('Client has no database login');
     const password = this.secrets.decrypt(client.databasePassword);
     const role = quoteIdent(client.databaseUsername);
-    const database = quoteIdent(client.databaseName);
+    const database = quoteIdent(name);
     await withAdminConnection(await this.targetAdmin(target, 'postgres'), async (pg) => {
+      if (sameServer(await identityOver(pg), source)) throw new MoveRefused(SAME_SERVER);
+      if (await databaseExists(pg, name)) {
+        throw new MoveRefused('The target server has a database of the name this move chose already');
+      }
       const { rowCount } = await pg.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
         client.databaseUsername,
       ]);
       if (!rowCount) await pg.query(`CREATE ROLE ${role} LOGIN`);
       await pg.query(`ALTER ROLE ${role} WITH LOGIN PASSWORD ${quoteLiteral(password)}`);
-      await pg.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await pg.query(`CREATE DATABASE ${database}`);
+      onCreated();
       await pg.query(`REVOKE ALL ON DATABASE ${database} FROM PUBLIC`);
       await pg.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${database} TO ${role}`);
     });
+  }
+
+  /**
+   * Drops the database a failed move created on the target, and nothing else: the same server
+   * (identified again), a name the client is not on.
+   */
+  private async dropCreated(target: DatabaseServer, created: { database: string; on: ServerIdentity }) {
+    try {
+      const client = await this.platform.clients().findOneBy({ databaseName: created.database });
+      if (client) return;
+      await withAdminConnection(await this.targetAdmin(target, 'postgres'), async (pg) => {
+        if (!sameServer(await identityOver(pg), created.on)) return;
+        await pg.query(`DROP DATABASE IF EXISTS ${quoteIdent(created.database)} WITH (FORCE)`);
+      });
+    } catch (err) {
+      this.logger.warn(`Dropping the unfinished copy ${created.database} failed: ${(err as Error).message}`);
+    }
+  }
+
+  /** The live identity of a client's server, else the one stored, else null. */
+  private async liveIdentity(serverId: number | null, host: string, port: number) {
+    try {
+      return await readServerIdentity(await this.servers.adminTarget(serverId, host, port, 'postgres'));
+    } catch {
+      const server = serverId === null ? undefined : await this.servers.get(serverId);
+      return server ? this.servers.storedIdentity(server) : null;
+    }
+  }
+
+  private async serverIdentity(serverId: number) {
+    const server = await this.servers.get(serverId);
+    return server ? this.liveIdentity(server.id, server.host, server.port) : null;
   }
 
   /** Writes go on again on the source: the move stopped before the switch. */
@@ -254,6 +342,22 @@ export class ClientMover {
 }
 
 class MoveRefused extends Error {}
+
+const SAME_SERVER =
+  'The target is the PostgreSQL server the client is on (registered under another name or address); nothing was changed';
+
+/** Postgres keeps identifiers to 63 bytes. */
+const NAME_BYTES = 63;
+
+/**
+ * The database a move creates: the client's name without an earlier move's suffix, then `_m` and
+ * the job's first 8 characters (a job creates one database; its name says which job made it).
+ */
+export function movedDatabaseName(current: string, jobId: string): string {
+  const suffix = `_m${jobId.replace(/-/g, '').slice(0, 8)}`;
+  const base = current.replace(/_m[0-9a-f]{8}$/, '');
+  return base.slice(0, NAME_BYTES - suffix.length) + suffix;
+}
 
 function failure(err: unknown): string {
   if (err instanceof MoveRefused) return err.message;

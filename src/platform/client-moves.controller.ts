@@ -16,13 +16,16 @@ export class ClientMovesController {
     summary: "Start moving a client's database to another server",
     description:
       'Answers at once with the job id; GET /api/platform/moves/{jobId} shows its progress. Writes of the ' +
-      'client answer 503 CLIENT_MOVING while its database is copied; reads go on.',
+      'client answer 503 CLIENT_MOVING while its database is copied; reads go on. The copy is a new database ' +
+      "of the move's own name; a move to the server the client is on (under another name) fails before any change.",
     ...PLATFORM_ADMIN,
     status: 202,
     response: MoveJobStartedDto,
     notFound: true,
     badRequest: 'VALIDATION_ERROR: no such server',
-    conflict: 'client not provisioned, already on that server or being moved; server not active or full',
+    conflict:
+      'client not provisioned, already on that server (under any name, as far as the stored identities say) ' +
+      'or being moved; server not active or full',
     answers: { 503: 'SERVICE_UNAVAILABLE: the job queue is unreachable, with Retry-After' },
   })
   move(@Param('id', IdParam) id: number, @Body() dto: MoveClientDto) {

@@ -31,6 +31,7 @@ export class ClientMovesService {
     const server = await this.platform.servers().findOneBy({ id: serverId });
     if (!server) throw AppError.badRequest(`No database server ${serverId}`, 'VALIDATION_ERROR');
     if (client.serverId === server.id) throw AppError.conflict('The client is on that server already');
+    await this.servers.assertOtherServer(client.serverId, server);
     const places = await this.servers.places(this.platform.servers().manager);
     this.servers.assertTakes(server, places.get(server.id) ?? 0);
     const job = await this.unavailableOnFailure(() =>

@@ -30,11 +30,14 @@ export class DatabaseServersController {
     summary: 'Register a database server',
     description:
       'The administrative password is stored encrypted. With poolerHost and poolerPort, client ' +
-      'application pools connect through that pooler. Host, port, pooler address and login are never answered.',
+      'application pools connect through that pooler. Host, port, pooler address and login are never answered. ' +
+      'The server is identified through its administrative login (its system identifier and port): one ' +
+      'server cannot be registered twice, under another host name, address or pooler.',
     ...PLATFORM_ADMIN,
     response: DatabaseServerEnvelopeDto,
-    badRequest: true,
-    conflict: 'name or address already registered',
+    badRequest: 'VALIDATION_ERROR; BAD_REQUEST when the server refuses the administrative login',
+    conflict: 'name, address or server (under another address) already registered',
+    answers: { 503: 'SERVICE_UNAVAILABLE: the server cannot be reached to identify it, with Retry-After' },
   })
   create(@Body() dto: CreateDatabaseServerDto) {
     return this.servers.create(dto);
@@ -58,8 +61,8 @@ export class DatabaseServersController {
     ...PLATFORM_ADMIN,
     response: DatabaseServerEnvelopeDto,
     notFound: true,
-    badRequest: true,
-    conflict: 'name taken',
+    badRequest: 'VALIDATION_ERROR; BAD_REQUEST when the server refuses a new administrative login',
+    conflict: 'name taken, or a new login reaches another registered server',
   })
   update(@Param('id', IdParam) id: number, @Body() dto: UpdateDatabaseServerDto) {
     return this.servers.update(id, dto);

@@ -1,15 +1,19 @@
-import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager, Not } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { SecretBox } from '../common/crypto/secret-box';
+import { DbTarget } from '../database/data-source-factory';
 import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { PlatformDatabase } from '../tenancy/platform-database';
+import { readServerIdentity, sameServer, ServerIdentity } from '../tenancy/server-identity';
 import { toDatabaseServerView } from './database-server.view';
 import { CreateDatabaseServerDto, UpdateDatabaseServerDto } from './dto/database-server.dto';
 
 /** Held by placements, so two clients created at once cannot both take a server's last place. */
 const PLACEMENT_LOCK = 7243006;
+/** Held while a server's identity is checked and saved, so one server cannot be registered twice at once. */
+const IDENTITY_LOCK = 7243009;
 
 /** Clients holding a place on each server: those on it and those being moved to it. */
 const PLACES_SQL = `
@@ -21,6 +25,8 @@ const PLACES_SQL = `
 /** The registry of database servers and the placement of new clients on them. */
 @Injectable()
 export class DatabaseServersService {
+  private readonly logger = new Logger(DatabaseServersService.name);
+
   constructor(
     private readonly platform: PlatformDatabase,
     private readonly registry: DatabaseServerRegistry,
@@ -38,23 +44,41 @@ export class DatabaseServersService {
     return { data: this.view(server, await this.places(this.platform.servers().manager)) };
   }
 
+  /**
+   * 409 when the name is taken or the server is registered already, under any address: servers
+   * are told apart by what they answer (ServerIdentity), read here through the login given.
+   */
   async create(dto: CreateDatabaseServerDto) {
     await this.assertFree(dto.name, { host: dto.host, port: dto.port });
-    const repo = this.platform.servers();
-    const saved = await repo.save(
-      repo.create({
-        name: dto.name,
-        host: dto.host.toLowerCase(),
-        port: dto.port,
-        poolerHost: dto.poolerHost ? dto.poolerHost.toLowerCase() : null,
-        poolerPort: dto.poolerHost ? dto.poolerPort! : null,
-        adminUsername: dto.adminUsername,
-        adminPassword: dto.adminPassword ? this.secrets.encrypt(dto.adminPassword) : null,
-        maxClients: dto.maxClients ?? 1000,
-        maxConnections: dto.maxConnections ?? 100,
-        state: dto.state ?? 'active',
-      }),
+    const identity = await this.identify(
+      this.registry.loginTarget(
+        { host: dto.host, port: dto.port, database: 'postgres' },
+        dto.adminUsername,
+        dto.adminPassword,
+      ),
     );
+    // Servers registered before identities were kept (or out of reach then) are identified first.
+    await this.registry.identifyUnknown();
+    const saved = await this.platform.transaction(async (m) => {
+      await m.query('SELECT pg_advisory_xact_lock($1)', [IDENTITY_LOCK]);
+      await this.assertNew(m, identity);
+      const repo = m.getRepository(DatabaseServer);
+      return repo.save(
+        repo.create({
+          name: dto.name,
+          host: dto.host.toLowerCase(),
+          port: dto.port,
+          ...identity,
+          poolerHost: dto.poolerHost ? dto.poolerHost.toLowerCase() : null,
+          poolerPort: dto.poolerHost ? dto.poolerPort! : null,
+          adminUsername: dto.adminUsername,
+          adminPassword: dto.adminPassword ? this.secrets.encrypt(dto.adminPassword) : null,
+          maxClients: dto.maxClients ?? 1000,
+          maxConnections: dto.maxConnections ?? 100,
+          state: dto.state ?? 'active',
+        }),
+      );
+    });
     await this.registry.changed();
     return this.get(saved.id);
   }
@@ -65,6 +89,9 @@ export class DatabaseServersService {
     if (dto.name !== undefined) server.name = dto.name;
     if (dto.adminUsername !== undefined) server.adminUsername = dto.adminUsername;
     if (dto.adminPassword !== undefined) server.adminPassword = this.secrets.encrypt(dto.adminPassword);
+    if (dto.adminUsername !== undefined || dto.adminPassword !== undefined) {
+      await this.reidentify(server);
+    }
     if (dto.maxClients !== undefined) server.maxClients = dto.maxClients;
     if (dto.maxConnections !== undefined) server.maxConnections = dto.maxConnections;
     if (dto.state !== undefined) server.state = dto.state;
@@ -111,6 +138,17 @@ export class DatabaseServersService {
     if (clients >= server.maxClients) throw AppError.conflict(`Database server ${server.id} is full`);
   }
 
+  /**
+   * 409 when the identities stored say `server` is the server `currentId` (the move checks the live
+   * ones again: a stored identity may be missing or stale).
+   */
+  async assertOtherServer(currentId: number | null, server: DatabaseServer) {
+    const current = currentId === null ? null : await this.platform.servers().findOneBy({ id: currentId });
+    if (current && sameServer(this.registry.storedIdentity(current), this.registry.storedIdentity(server))) {
+      throw AppError.conflict('That is the PostgreSQL server the client is on, under another name');
+    }
+  }
+
   async places(m: EntityManager): Promise<Map<number, number>> {
     const rows: { id: number; clients: number }[] = await m.query(PLACES_SQL);
     return new Map(rows.map((r) => [r.id, r.clients]));
@@ -128,6 +166,65 @@ export class DatabaseServersService {
       places.get(server.id) ?? 0,
       server.id === this.registry.defaultServerId(),
     );
+  }
+
+  /**
+   * The server's identity through a new login: 400 when the login is refused, 409 when it is
+   * another registered server. Out of reach, the update is kept with the identity known before
+   * (a server that is down can still be drained).
+   */
+  private async reidentify(server: DatabaseServer) {
+    const password = server.adminPassword ? this.secrets.decrypt(server.adminPassword) : undefined;
+    const login = this.registry.loginTarget(
+      { host: server.host, port: server.port, database: 'postgres' },
+      server.adminUsername,
+      password,
+    );
+    let identity: ServerIdentity;
+    try {
+      identity = await this.identify(login);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 503) return;
+      throw err;
+    }
+    await this.assertNew(this.platform.servers().manager, identity, server.id);
+    Object.assign(server, identity);
+  }
+
+  /** 503 (Retry-After) when the server is out of reach, 400 when it refuses the login or the query. */
+  private async identify(admin: DbTarget): Promise<ServerIdentity> {
+    try {
+      return await readServerIdentity(admin);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      this.logger.warn(`Database server ${admin.host}:${admin.port}: ${(err as Error).message}`);
+      if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+        throw AppError.badRequest(
+          `The database server refused the administrative login or the identity query (${code})`,
+        );
+      }
+      throw new AppError(
+        503,
+        'SERVICE_UNAVAILABLE',
+        'The database server could not be reached to identify it; try again',
+        undefined,
+        { 'Retry-After': '5' },
+      );
+    }
+  }
+
+  /** 409 when a registered server (other than `exceptId`) is the one with that identity. */
+  private async assertNew(m: EntityManager, identity: ServerIdentity, exceptId?: number) {
+    const same = await m.getRepository(DatabaseServer).findOneBy({
+      systemIdentifier: identity.systemIdentifier,
+      clusterPort: identity.clusterPort,
+      ...(exceptId ? { id: Not(exceptId) } : {}),
+    });
+    if (same) {
+      throw AppError.conflict(
+        `That PostgreSQL server is registered already, as database server ${same.id} ("${same.name}")`,
+      );
+    }
   }
 
   private async assertFree(name: string, address?: { host: string; port: number }, exceptId?: number) {

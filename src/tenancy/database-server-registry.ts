@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppConfig } from '../config/app-config';
 import { DbTarget, parseDatabaseUrl } from '../database/data-source-factory';
@@ -7,10 +7,32 @@ import { MASTER_DATA_SOURCE } from '../database/master-data-source';
 import { defaultServerPooler, PoolerAddress } from '../database/pooling';
 import { RedisService } from '../redis/redis.service';
 import { DatabaseServer } from './entities/database-server.entity';
+import { readServerIdentity, ServerIdentity } from './server-identity';
 
 const CHANNEL = 'database-servers:changed';
 /** Held while the default server is registered and clients are back-filled, so replicas take turns. */
 const REGISTRATION_LOCK = 7243005;
+/** The label of the server of MULTITENANCY_DB_HOST:PORT: never its address (names reach the API). */
+const DEFAULT_NAME = 'default';
+
+/**
+ * Registers the server at $2:$3 unless it is: named `default` for the default server ($1) while
+ * that name is free, else `<$1>-<next id>` (other servers found at start are `server-<n>`).
+ */
+const REGISTER_SQL = `
+  INSERT INTO database_servers (name, host, port, state)
+  SELECT CASE WHEN $1::text = '${DEFAULT_NAME}'
+                AND NOT EXISTS (SELECT 1 FROM database_servers WHERE lower(name) = $1::text)
+              THEN $1::text
+              ELSE $1::text || '-' || (SELECT coalesce(max(id), 0) + 1 FROM database_servers) END,
+         $2, $3, 'active'
+  ON CONFLICT DO NOTHING`;
+
+/** Earlier versions named the default server after its address: it becomes $3 when that is free. */
+const RENAME_DEFAULT_SQL = `
+  UPDATE database_servers SET name = $3
+   WHERE lower(host) = lower($1) AND port = $2 AND lower(name) = lower($1 || ':' || $2)
+     AND NOT EXISTS (SELECT 1 FROM database_servers WHERE lower(name) = $3)`;
 
 /**
  * Every replica's view of the database servers (a small table), for the administrative login of a
@@ -55,12 +77,9 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
         `SELECT DISTINCT database_host AS host, database_port AS port FROM clients WHERE server_id IS NULL`,
       );
       const own = { host: this.config.MULTITENANCY_DB_HOST, port: this.config.MULTITENANCY_DB_PORT };
-      for (const { host, port } of [own, ...addresses]) {
-        await m.query(
-          `INSERT INTO database_servers (name, host, port, state)
-           VALUES ($1, $2, $3, 'active') ON CONFLICT DO NOTHING`,
-          [`${host}:${port}`.slice(0, 100), host, port],
-        );
+      await m.query(RENAME_DEFAULT_SQL, [own.host, own.port, DEFAULT_NAME]);
+      for (const [index, { host, port }] of [own, ...addresses].entries()) {
+        await m.query(REGISTER_SQL, [index === 0 ? DEFAULT_NAME : 'server', host, port]);
         await m.query(
           `UPDATE clients c SET server_id = s.id FROM database_servers s
             WHERE c.server_id IS NULL AND lower(s.host) = lower(c.database_host) AND s.port = c.database_port
@@ -79,9 +98,40 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
       );
       return n > 0;
     });
+    const identified = await this.identifyUnknown();
     // Replicas already running connect to the default server's new pooler too.
-    if (seeded) await this.changed();
+    if (seeded || identified) await this.changed();
     else await this.reload();
+  }
+
+  /**
+   * Reads and stores the identity of every server registered without one (rows older than the
+   * identity columns, or a server out of reach when last tried); answers whether any was stored.
+   * A server still out of reach keeps none: moves compare the live identities anyway.
+   */
+  async identifyUnknown(): Promise<boolean> {
+    const unknown = await this.master.getRepository(DatabaseServer).findBy({ systemIdentifier: IsNull() });
+    const read = await Promise.all(
+      unknown.map(async (server) => {
+        try {
+          const identity = await readServerIdentity(
+            await this.adminTarget(server.id, server.host, server.port, 'postgres'),
+          );
+          await this.master.getRepository(DatabaseServer).update(server.id, identity);
+          return true;
+        } catch (err) {
+          this.logger.warn(`Database server ${server.id}: identity not read (${(err as Error).message})`);
+          return false;
+        }
+      }),
+    );
+    return read.some(Boolean);
+  }
+
+  /** The identity stored for server `id`, or null when not read yet. */
+  storedIdentity(server: DatabaseServer): ServerIdentity | null {
+    if (!server.systemIdentifier || !server.clusterPort) return null;
+    return { systemIdentifier: server.systemIdentifier, clusterPort: server.clusterPort };
   }
 
   /** The default server's id: the one at MULTITENANCY_DB_HOST:PORT. */
@@ -134,9 +184,9 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
     this.changeListeners.push(listener);
   }
 
-  /** The registered servers' names by id (metric labels: bounded by the registry). */
-  names(): ReadonlyMap<number, string> {
-    return new Map([...this.byId.values()].map((s) => [s.id, s.name]));
+  /** The registered servers' ids (metric labels: bounded by the registry, never an address). */
+  ids(): number[] {
+    return [...this.byId.keys()];
   }
 
   async get(id: number): Promise<DatabaseServer | undefined> {
@@ -154,20 +204,20 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
     port: number,
     database: string,
   ): Promise<DbTarget> {
-    const master = parseDatabaseUrl(this.config.DATABASE_URL);
     const server = serverId === null ? undefined : await this.get(serverId);
-    const own = server?.adminUsername;
-    return {
-      host,
-      port,
-      database,
-      username: own ? server.adminUsername! : master.username,
-      password: own
-        ? server.adminPassword
-          ? this.secrets.decrypt(server.adminPassword)
-          : undefined
-        : master.password,
-    };
+    const password = server?.adminPassword ? this.secrets.decrypt(server.adminPassword) : undefined;
+    return this.loginTarget({ host, port, database }, server?.adminUsername, password);
+  }
+
+  /** A database reached with `username` and `password`, or the master's login when no username. */
+  loginTarget(
+    at: { host: string; port: number; database: string },
+    username?: string | null,
+    password?: string | null,
+  ): DbTarget {
+    const master = parseDatabaseUrl(this.config.DATABASE_URL);
+    if (!username) return { ...at, username: master.username, password: master.password };
+    return { ...at, username, password: password ?? undefined };
   }
 
   /** Reloads here and tells every other replica to reload. */

@@ -38,7 +38,7 @@ export class TenantConnectionMetrics {
   ) {
     this.serverOpen = new Gauge<'server'>({
       name: 'tenant_server_connections_open',
-      help: "Client-database connections this process holds to each database server's clients (label: the server's registered name)",
+      help: "Client-database connections this process holds to each database server's clients (label: the server's id)",
       labelNames: ['server'],
       registers: [],
       collect() {
@@ -48,7 +48,7 @@ export class TenantConnectionMetrics {
     });
     this.serverBudget = new Gauge<'server'>({
       name: 'tenant_server_connection_budget',
-      help: "The most connections this process may hold to each database server's clients: maxConnections / TENANT_SERVER_PROCESSES",
+      help: "The most connections this process may hold to each database server's clients: maxConnections / TENANT_SERVER_PROCESSES (label: the server's id)",
       labelNames: ['server'],
       registers: [],
       collect() {

@@ -57,8 +57,8 @@ export class TenantDataSources implements OnModuleDestroy {
     this.metrics = new TenantConnectionMetrics(
       () => this.ceiling.count,
       () =>
-        [...servers.names()].map(([id, server]) => ({
-          server,
+        servers.ids().map((id) => ({
+          server: String(id),
           open: this.ceiling.heldPerServer().get(id) ?? 0,
           budget: servers.connectionBudget(id),
         })),

@@ -247,7 +247,14 @@ describe('database servers: registry, placement, draining and moving a client', 
       expect(code).toMatch(/^503 (CLIENT_MOVING|SERVICE_UNAVAILABLE)$/);
 
     const database = clientDatabase(a.masterDatabase, 'beta');
-    const rows = await onSecond<{ name: string }>(second, database, 'SELECT name FROM public.units');
+    // The copy is a database of the move's own name; the client's name follows it.
+    const [{ copy }] = await sql<{ copy: string }>(
+      a.masterDatabase,
+      'SELECT database_name AS copy FROM clients WHERE id = $1',
+      [beta.id],
+    );
+    expect(copy).toBe(`${database}_m${(jobId as string).replace(/-/g, '').slice(0, 8)}`);
+    const rows = await onSecond<{ name: string }>(second, copy, 'SELECT name FROM public.units');
     const stored = new Set(rows.map((r) => r.name));
     expect(acknowledged.filter((name) => !stored.has(name))).toEqual([]);
 
@@ -279,16 +286,24 @@ describe('database servers: registry, placement, draining and moving a client', 
   });
 
   it('fails a move to a server it cannot reach, and resumes the writes on the source', async () => {
+    const port = await freePort();
     const nowhere = await platform(a, 'post', '/database-servers').send({
       name: 'nowhere',
       host: '127.0.0.1',
-      port: await freePort(),
+      port,
       adminUsername: 'postgres',
     });
-    expect(nowhere.status).toBe(201);
-    const started = await platform(a, 'post', `/clients/${alpha.id}/move`).send({
-      serverId: nowhere.body.data.id,
-    });
+    // A server is identified when registered: one out of reach cannot be, yet.
+    expect(nowhere.status).toBe(503);
+    expect(nowhere.headers['retry-after']).toBeDefined();
+    // One registered while it answered, down since.
+    const [{ id: gone }] = await sql<{ id: number }>(
+      a.masterDatabase,
+      `INSERT INTO database_servers (name, host, port, admin_username, max_clients, max_connections, state)
+       VALUES ('nowhere', '127.0.0.1', $1, 'postgres', 10, 100, 'active') RETURNING id`,
+      [port],
+    );
+    const started = await platform(a, 'post', `/clients/${alpha.id}/move`).send({ serverId: gone });
     expect(started.status).toBe(202);
     let job: Record<string, unknown> = {};
     const deadline = Date.now() + 30_000;

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { CLIENT_MIGRATIONS } from '../../migrations/client';
 import { createDataSource, parseDatabaseUrl } from '../../src/database/data-source-factory';
 import { OwnPostgres } from '../operations/own-services';
-import { clientDatabase, sql } from '../support/pg';
+import { sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp } from '../support/test-app';
 import { databaseUrl } from '../support/test-env';
@@ -58,9 +58,17 @@ describe('client moves and migrations wait for each other', () => {
   let secondId: number;
   const platform = (method: 'get' | 'post', path: string) =>
     t.http()[method](`/api/platform${path}`).set('Authorization', `Bearer ${root}`);
-  const database = () => clientDatabase(t.masterDatabase, 'acme');
-  const onDefault = () => databaseUrl(database());
-  const onSecond = () => second.url(database());
+  /** acme's database: a move copies it into one of its own name. */
+  const database = async () => {
+    const [{ name }] = await sql<{ name: string }>(
+      t.masterDatabase,
+      'SELECT database_name AS name FROM clients WHERE id = $1',
+      [acme.id],
+    );
+    return name;
+  };
+  const onDefault = async () => databaseUrl(await database());
+  const onSecond = async () => second.url(await database());
 
   /** Polls until `done` accepts the answer; answers every body seen. */
   async function follow(path: string, done: (data: Record<string, unknown>) => boolean, timeoutMs = 60_000) {
@@ -113,9 +121,9 @@ describe('client moves and migrations wait for each other', () => {
   });
 
   it('a migration job reaching a client being moved waits for the move, then migrates it on its new server', async () => {
-    await undoNewest(onDefault());
+    await undoNewest(await onDefault());
     // A transaction left open on acme's database keeps the move in its pause (sessions drained) for 10 s.
-    const busy = new Client({ connectionString: onDefault() });
+    const busy = new Client({ connectionString: await onDefault() });
     busy.on('error', () => undefined);
     await busy.connect();
     await busy.query('BEGIN');
@@ -149,7 +157,7 @@ describe('client moves and migrations wait for each other', () => {
       expect(Date.parse(done.finishedAt as string)).toBeGreaterThanOrEqual(
         Date.parse(moved.finishedAt as string),
       );
-      expect(await hasNewest(onSecond())).toBe(true);
+      expect(await hasNewest(await onSecond())).toBe(true);
     } finally {
       await busy.end().catch(() => undefined);
     }
@@ -161,9 +169,9 @@ describe('client moves and migrations wait for each other', () => {
   }, 120_000);
 
   it('a move waits for a migration of the client in progress, then copies the migrated database', async () => {
-    await undoNewest(onSecond());
+    await undoNewest(await onSecond());
     // Holding the migration runner's lock in acme's database keeps acme's migration in progress.
-    const holder = new Client({ connectionString: onSecond() });
+    const holder = new Client({ connectionString: await onSecond() });
     holder.on('error', () => undefined); // the move ends it once it pauses the source
     await holder.connect();
     await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -188,7 +196,7 @@ describe('client moves and migrations wait for each other', () => {
         status: 'queued',
         waitingFor: 'migration',
       });
-      expect(await hasNewest(onSecond())).toBe(false);
+      expect(await hasNewest(await onSecond())).toBe(false);
 
       await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
       released = true;
@@ -202,7 +210,7 @@ describe('client moves and migrations wait for each other', () => {
       expect(moved.waitingFor).toBeUndefined();
       expect(Date.parse(moved.finishedAt as string)).toBeGreaterThan(Date.parse(done.finishedAt as string));
       // The copy on the default server carries what the migration did.
-      expect(await hasNewest(onDefault())).toBe(true);
+      expect(await hasNewest(await onDefault())).toBe(true);
     } finally {
       if (!released)
         await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);

@@ -30,7 +30,7 @@ describe('per-server connection budget', () => {
   let a: TestApp;
   let b: TestApp;
   let ids: string[];
-  let serverName: string;
+  let serverId: number;
   const tokens = new Map<string, string>();
 
   beforeAll(async () => {
@@ -46,7 +46,7 @@ describe('per-server connection budget', () => {
     const [server] = (
       await a.http().get('/api/platform/database-servers').set('Authorization', `Bearer ${root}`)
     ).body.data;
-    serverName = server.name;
+    serverId = server.id;
     const updated = await a
       .http()
       .put(`/api/platform/database-servers/${server.id}`)
@@ -101,7 +101,7 @@ describe('per-server connection budget', () => {
   }
 
   it("keeps each process under its share of the server's maxConnections; work past it waits", async () => {
-    expect(await metric(a, `tenant_server_connection_budget{server="${serverName}"}`)).toBe(BUDGET);
+    expect(await metric(a, `tenant_server_connection_budget{server="${serverId}"}`)).toBe(BUDGET);
     expect(await held()).toBe(0);
     const unlock = await lockAllUnits();
     // Two requests per client and process: 16 would hold a connection under the ceiling alone.
@@ -132,7 +132,7 @@ describe('per-server connection budget', () => {
       };
       const until = Date.now() + 4000;
       while (most < SERVER_MAX_CONNECTIONS && Date.now() < until) await sample();
-      const gauge = `tenant_server_connections_open{server="${serverName}"}`;
+      const gauge = `tenant_server_connections_open{server="${serverId}"}`;
       [openInA, openInB] = await Promise.all([
         metric(a, gauge),
         metric(b, gauge),
@@ -155,10 +155,10 @@ describe('per-server connection budget', () => {
   });
 
   it('follows a change of maxConnections that was not announced (a lost message) within the refresh', async () => {
-    const budget = `tenant_server_connection_budget{server="${serverName}"}`;
-    await sql(a.masterDatabase, 'UPDATE database_servers SET max_connections = $1 WHERE name = $2', [
+    const budget = `tenant_server_connection_budget{server="${serverId}"}`;
+    await sql(a.masterDatabase, 'UPDATE database_servers SET max_connections = $1 WHERE id = $2', [
       SERVER_MAX_CONNECTIONS * 2,
-      serverName,
+      serverId,
     ]);
     // Each process re-reads on its own timer: wait for both, not only the first to read.
     const budgets = () => Promise.all([metric(a, budget), metric(b, budget)]);

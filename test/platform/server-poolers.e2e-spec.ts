@@ -1,5 +1,5 @@
 import { OwnPgBouncer, OwnPostgres } from '../operations/own-services';
-import { clientDatabase } from '../support/pg';
+import { clientDatabase, sql } from '../support/pg';
 import { codeFromMail, SmtpSink } from '../support/smtp-sink';
 import { bootApp, login, superAdminToken, TestApp, waitForStatus } from '../support/test-app';
 import { ADMIN_URL } from '../support/test-env';
@@ -82,6 +82,18 @@ describe('database servers: a pooler per server', () => {
       expect(text).not.toContain(secret);
     }
 
+    // The default server, registered again through its pooler's address, is still the default server.
+    const throughPooler = await platform('post', '/database-servers').send({
+      name: 'default-through-its-pooler',
+      host: '127.0.0.1',
+      port: defaultPooler.port,
+      adminUsername: 'postgres',
+    });
+    expect({ status: throughPooler.status, code: throughPooler.body.error?.code }).toEqual({
+      status: 409,
+      code: 'CONFLICT',
+    });
+
     const portAlone = await platform('put', `/database-servers/${secondId}`).send({ poolerPort: 6432 });
     expect(portAlone.status).toBe(400);
     const cleared = await platform('put', `/database-servers/${secondId}`).send({ poolerHost: null });
@@ -98,6 +110,15 @@ describe('database servers: a pooler per server', () => {
   const identifier = 'pooled';
   let clientId: number;
   let token: string;
+  /** The client's database: a move copies it into one of its own name. */
+  const currentDatabase = async () =>
+    (
+      await sql<{ name: string }>(
+        a.masterDatabase,
+        'SELECT database_name AS name FROM clients WHERE id = $1',
+        [clientId],
+      )
+    )[0].name;
   const units = () =>
     a
       .http()
@@ -147,7 +168,6 @@ describe('database servers: a pooler per server', () => {
   });
 
   it("moves a client without either pooler, and then reaches it through the new server's", async () => {
-    const database = clientDatabase(a.masterDatabase, identifier);
     await defaultPooler.admin('PAUSE');
     let job: { status: string; error?: string } = { status: 'queued' };
     try {
@@ -163,6 +183,7 @@ describe('database servers: a pooler per server', () => {
     }
     expect(job).toMatchObject({ status: 'done' });
 
+    const database = await currentDatabase();
     const before = await secondPooler.transactions(database);
     const listed = await units();
     expect(listed.status).toBe(200);
@@ -172,7 +193,7 @@ describe('database servers: a pooler per server', () => {
   });
 
   it('closes the pools of a server whose pooler is cleared: the next request connects directly', async () => {
-    const database = clientDatabase(a.masterDatabase, identifier);
+    const database = await currentDatabase();
     const cleared = await platform('put', `/database-servers/${defaultId}`).send({ poolerHost: null });
     expect(cleared.body.data.pooled).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 300)); // a transaction in flight then ends
@@ -182,7 +203,7 @@ describe('database servers: a pooler per server', () => {
   });
 
   it("seeds the default server's pooler from the environment only when the registry names none", async () => {
-    const database = clientDatabase(a.masterDatabase, identifier);
+    const database = await currentDatabase();
     // The registry names none (cleared above): a replica started now writes the environment's...
     const b = await bootApp({
       masterDatabase: a.masterDatabase,

@@ -20,6 +20,9 @@ export class DatabaseServer {
   @Column({ type: 'varchar', nullable: true }) adminUsername: string | null;
   /** AES-256-GCM sealed; see SecretBox. */
   @Column({ type: 'varchar', nullable: true }) adminPassword: string | null;
+  /** The cluster's system identifier and port (see ServerIdentity); null until first read. */
+  @Column({ type: 'varchar', nullable: true }) systemIdentifier: string | null;
+  @Column({ type: 'int', nullable: true }) clusterPort: number | null;
   @Column({ type: 'int' }) maxClients: number;
   @Column({ type: 'int' }) maxConnections: number;
   @Column({ type: 'varchar' }) state: ServerState;
