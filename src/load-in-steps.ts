@@ -23,11 +23,20 @@ export async function loadInSteps<T>(entry: string): Promise<T> {
   for (const file of order) {
     require(file);
     if (performance.now() - slice > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await aTurnForConnections();
       slice = performance.now();
     }
   }
   return require(entry) as T;
+}
+
+/**
+ * Two turns of the event loop: a connection made during the last step is accepted in the first,
+ * its request read and answered in the second, so a probe waits for one step, not two.
+ */
+async function aTurnForConnections() {
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
