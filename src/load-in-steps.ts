@@ -14,8 +14,9 @@ const SLICE_MS = 10;
  * turn every few milliseconds, so a port opened before keeps answering while the application's
  * modules load (in one `require` they block it for more than a second). The order is the order a
  * plain `require(entry)` loads them in: modules complete leaves first, each import cycle entered at
- * the module a plain require would enter it by, so every module sees its imports as it would have.
- * Resolves with `require(entry)`, by then a cache hit.
+ * the module a plain require would enter it by, so every module sees its imports as it would have
+ * (imports stand first in each module, as tsc emits them; global polyfills such as reflect-metadata
+ * are the entry's own first imports). Resolves with `require(entry)`, by then a cache hit.
  */
 export async function loadInSteps<T>(entry: string): Promise<T> {
   const order = await loadOrder(entry);
