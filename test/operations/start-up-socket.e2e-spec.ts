@@ -10,12 +10,13 @@ const POLL_EVERY_MS = 10;
 /**
  * Liveness while the process starts. Loading the modules (in steps) holds the event loop for at
  * most about 80 ms at a time here; Nest's dependency injection and its route registration each run
- * as one stretch of 200-250 ms on this shared 2-core machine under the other tests' load. So: 95%
- * of the answers within 100 ms, every one within 500 ms. Before the single socket, answers waited
- * about 1.4 s and the port refused connections for about 300 ms.
+ * as one stretch of 200-250 ms, up to about 550 ms when this shared 2-core machine is loaded by
+ * other tests. So: 95% of the answers within 100 ms (measured 21-62 ms), every one within 750 ms
+ * (measured 77-391 ms). Before the single socket, answers waited 1.4-2.6 s and the port refused
+ * connections for about 300 ms.
  */
 const TYPICAL_MS = 100;
-const ANSWER_WITHIN_MS = 500;
+const ANSWER_WITHIN_MS = 750;
 
 interface Probe {
   at: number;
