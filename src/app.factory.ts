@@ -2,7 +2,9 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { Server } from 'node:http';
 import { AppModule } from './app.module';
+import { ListeningServerAdapter } from './listening-server-adapter';
 import {
   PUBLIC_LIMITED_PATHS,
   PublicAddressBlocks,
@@ -24,15 +26,23 @@ import {
   PasswordErrorResponseDto,
 } from './common/errors/error-envelope.dto';
 
-/** Builds the fully configured application (used by main.ts, the worker and the tests). */
+/**
+ * Builds the fully configured application (used by main.ts, the worker and the tests). With
+ * `server`, a server that already listens, the application is to answer on it after `init()`.
+ */
 export async function createApp(
   env: NodeJS.ProcessEnv = process.env,
-  options: { queueDashboard?: boolean } = {},
+  options: { queueDashboard?: boolean; server?: Server } = {},
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(env), {
-    bufferLogs: true,
-    bodyParser: true,
-  });
+  const module = AppModule.forRoot(env);
+  const settings = { bufferLogs: true, bodyParser: true };
+  const app = options.server
+    ? await NestFactory.create<NestExpressApplication>(
+        module,
+        new ListeningServerAdapter(options.server),
+        settings,
+      )
+    : await NestFactory.create<NestExpressApplication>(module, settings);
   app.useLogger(app.get(AppLogger));
   app.use(app.get(DrainState).track);
   app.use(requestLines());
@@ -59,6 +69,11 @@ export async function createApp(
  */
 
 export function setupSwagger(app: INestApplication) {
+  // Built on its first request, not at start: scanning every route holds the event loop for 300+ ms.
+  SwaggerModule.setup('api/docs', app, () => openApiDocument(app), { jsonDocumentUrl: 'api/docs-json' });
+}
+
+function openApiDocument(app: INestApplication) {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -93,5 +108,5 @@ export function setupSwagger(app: INestApplication) {
     { extraModels: [ErrorResponseDto, OcrErrorResponseDto, PasswordErrorResponseDto] },
   );
   completeDocument(document);
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+  return document;
 }

@@ -16,6 +16,23 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
   let acme: ProvisionedClient;
   let providerId: number;
   const idp = new TestSamlIdp();
+  const samlProvider = {
+    name: 'corp-saml',
+    displayName: 'Corporate SAML',
+    type: 'SAML',
+    entityId: IDP_ENTITY_ID,
+    ssoUrl: 'https://idp.test/sso',
+    sloUrl: 'https://idp.test/slo',
+    certificate: idp.key.certificatePem,
+    signingAlgorithm: 'RSA_SHA256',
+    nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+    wantAssertionsSigned: true,
+    wantAuthnRequestsSigned: true,
+    isEnabled: true,
+    jitEnabled: true,
+    allowedDomains: 'acme.test',
+    attributeMapping: { email: 'email', firstName: 'firstName', lastName: 'lastName' },
+  };
 
   const base = (nameId: string) => ({
     nameId,
@@ -43,23 +60,7 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
       env: { SMTP_URL: sink.url, SSO_PUBLIC_URL: SP, SSO_REDIRECT_ALLOWLIST: 'https://app.test' },
     });
     acme = await provisionClient(t, sink, 'acme');
-    providerId = await createProvider(t, 'acme', acme.adminToken, {
-      name: 'corp-saml',
-      displayName: 'Corporate SAML',
-      type: 'SAML',
-      entityId: IDP_ENTITY_ID,
-      ssoUrl: 'https://idp.test/sso',
-      sloUrl: 'https://idp.test/slo',
-      certificate: idp.key.certificatePem,
-      signingAlgorithm: 'RSA_SHA256',
-      nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
-      wantAssertionsSigned: true,
-      wantAuthnRequestsSigned: true,
-      isEnabled: true,
-      jitEnabled: true,
-      allowedDomains: 'acme.test',
-      attributeMapping: { email: 'email', firstName: 'firstName', lastName: 'lastName' },
-    });
+    providerId = await createProvider(t, 'acme', acme.adminToken, samlProvider);
   });
   afterAll(async () => {
     await t?.close();
@@ -336,5 +337,30 @@ describe('SSO: SAML 2.0 with an identity provider built in the test', () => {
     const { state } = await start();
     const wrong = await post(idp.signedResponse(base('x@acme.test')), state, '/auth/sso/saml/acs/nosuch');
     expect(wrong.status).toBe(404);
+  });
+
+  it('accepts one IdP-initiated assertion once across all clients trusting the same IdP', async () => {
+    const beta = await provisionClient(t, sink, 'beta');
+    await createProvider(t, 'beta', beta.adminToken, samlProvider);
+    // The shared entity id and ACS: valid at the ACS of either client.
+    const xml = idp.signedResponse(base('twice@acme.test'));
+    const atAcme = await post(xml, undefined, '/auth/sso/saml/acs?client=acme');
+    expect(atAcme.status).toBe(200);
+    expect(atAcme.body.jwt).toEqual(expect.any(String));
+    const atBeta = await post(xml, undefined, '/auth/sso/saml/acs?client=beta');
+    expect(atBeta.status).toBe(401);
+    expect(atBeta.body.error.code).toBe('SSO_SAML_REPLAY');
+    expect(atBeta.body.jwt).toBeUndefined();
+    expect(await queryClientDb(t, 'beta', `SELECT id FROM users WHERE email = 'twice@acme.test'`)).toEqual(
+      [],
+    );
+    // A fresh assertion of the same IdP still signs in at the second client.
+    const fresh = await post(
+      idp.signedResponse(base('once@acme.test')),
+      undefined,
+      '/auth/sso/saml/acs?client=beta',
+    );
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.user.email).toBe('once@acme.test');
   });
 });

@@ -178,14 +178,19 @@ export class SamlFlowService {
     return this.login.complete(provider, identity, claims, linkCookie);
   }
 
-  /** Replay protection: each Response and Assertion id is accepted once until it expires. */
+  /**
+   * Replay protection: each Response and Assertion id of an IdP is accepted once, by whichever
+   * client receives it first, until the assertion expires. Not keyed by client: clients trusting
+   * the same IdP would otherwise each accept the same assertion once.
+   */
   private async rememberOnce(provider: IdentityProvider, facts: SamlResponseFacts) {
     const skew = this.settings.SSO_CLOCK_SKEW_SECONDS;
     const until = facts.notOnOrAfter?.getTime() ?? Date.now() + this.settings.SSO_STATE_TTL_SECONDS * 1000;
     const ttl = Math.min(MAX_REPLAY_WINDOW_S, Math.max(60, Math.ceil((until - Date.now()) / 1000) + skew));
-    const client = tenantContext.get().client.identifier;
+    // The provider's entity id is the Issuer node-saml has just checked the response against.
+    const issuer = encodeURIComponent(provider.entityId ?? facts.issuer ?? '');
     for (const id of [`r:${facts.responseId}`, `a:${facts.assertionId}`]) {
-      const key = this.redis.key('sso', 'saml-seen', client, provider.id, id);
+      const key = this.redis.key('sso', 'saml-seen', issuer, id);
       const fresh = await this.redis.client.set(key, '1', 'EX', ttl, 'NX');
       if (!fresh) throw SsoErrors.samlReplay();
     }

@@ -1,5 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { createPrivateKey, generateKeyPair, KeyObject, X509Certificate } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { ConfigError } from '../../config/load-settings';
 import { SsoSettings } from '../sso.settings';
@@ -9,12 +9,15 @@ const pem = (value: string) => value.replace(/\\n/g, '\n').trim() + '\n';
 
 /** The SAML service provider's signing key and certificate: from settings, or generated at start. */
 @Injectable()
-export class SpKeys {
+export class SpKeys implements OnModuleInit {
   private readonly logger = new Logger(SpKeys.name);
-  readonly privateKeyPem: string;
-  readonly certificatePem: string;
+  privateKeyPem!: string;
+  certificatePem!: string;
 
-  constructor(settings: SsoSettings, config: AppConfig) {
+  constructor(
+    settings: SsoSettings,
+    private readonly config: AppConfig,
+  ) {
     const key = settings.SSO_SAML_SP_PRIVATE_KEY;
     const cert = settings.SSO_SAML_SP_CERTIFICATE;
     if (key && cert) {
@@ -35,10 +38,18 @@ export class SpKeys {
         'Invalid configuration:\n  SSO_SAML_SP_PRIVATE_KEY and SSO_SAML_SP_CERTIFICATE must be set together',
       );
     }
-    const generated = selfSignedCertificate('svc-platform SAML SP');
+  }
+
+  /** Without configured keys: a key pair generated off the event loop (start-up probes keep answering). */
+  async onModuleInit() {
+    if (this.privateKeyPem) return;
+    const privateKey = await new Promise<KeyObject>((resolve, reject) =>
+      generateKeyPair('rsa', { modulusLength: 2048 }, (err, _, key) => (err ? reject(err) : resolve(key))),
+    );
+    const generated = selfSignedCertificate('svc-platform SAML SP', { privateKey });
     this.privateKeyPem = generated.privateKeyPem;
     this.certificatePem = generated.certificatePem;
-    if (config.NODE_ENV === 'production') {
+    if (this.config.NODE_ENV === 'production') {
       this.logger.warn(
         'SSO_SAML_SP_PRIVATE_KEY is not set: a SAML signing key was generated and changes on every start',
       );
