@@ -70,7 +70,7 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
     return this.all().filter((c) => c.status === 'ACTIVE');
   }
 
-  /** Called with a client's identifier when a reload finds its database at another address (a move). */
+  /** Called with a client's identifier when a reload finds its database elsewhere (a move, a restore in place). */
   onMoved(listener: (identifier: string) => void): void {
     this.movedListeners.push(listener);
   }
@@ -133,7 +133,9 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
         const before = previous.get(identifier);
         if (
           before &&
-          (before.databaseHost !== client.databaseHost || before.databasePort !== client.databasePort)
+          (before.databaseHost !== client.databaseHost ||
+            before.databasePort !== client.databasePort ||
+            before.databaseName !== client.databaseName)
         ) {
           for (const listener of this.movedListeners) listener(client.identifier);
         }
