@@ -107,10 +107,18 @@ export class S3BackupStore implements BackupStore {
     await this.removeLeftovers(key);
   }
 
+  /**
+   * Aborts the unfinished uploads of `key`. A store that cannot list them (some S3-compatible
+   * ones) is left to its lifecycle rule for incomplete uploads: they are never visible as objects.
+   */
   async removeLeftovers(key: string): Promise<void> {
-    const { Uploads } = await this.s3.send(
-      new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: key }),
-    );
+    const listed = await this.s3
+      .send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: key }))
+      .catch((err: { name?: string; $metadata?: { httpStatusCode?: number } }) => {
+        if (err.name === 'NotImplemented' || err.$metadata?.httpStatusCode === 405) return { Uploads: [] };
+        throw err;
+      });
+    const { Uploads } = listed;
     for (const upload of Uploads ?? []) {
       if (upload.Key !== key) continue;
       await this.s3.send(
