@@ -176,6 +176,11 @@ describe('client backups and restores (local store)', () => {
     expect((await api.get(`/backups/${second.id}`)).status).toBe(404);
     expect(existsSync(objectOf(second))).toBe(false);
     expect((await api.delete(`/backups/${second.id}`)).status).toBe(404);
+
+    const metrics = (await t.http().get('/metrics')).text;
+    expect(metrics).toMatch(/^client_backups_total\{outcome="completed"\} 2$/m);
+    expect(metrics).toMatch(/^client_backup_bytes_total \d+$/m);
+    expect(metrics).toMatch(/^client_backup_oldest_newest_completed_age_seconds \d+(\.\d+)?(e[-+]?\d+)?$/m);
   });
 
   it('restores in place exactly the backup: records, a sandbox, users; events are not sent again', async () => {
