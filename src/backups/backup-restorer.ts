@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { AuditWriter } from '../audit-trail/audit-writer';
 import { SecretBox } from '../common/crypto/secret-box';
+import { AuthStateCache } from '../identity';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { Client } from '../tenancy/entities/client.entity';
@@ -48,6 +49,7 @@ export class BackupRestorer {
     private readonly db: TenantDatabase,
     private readonly settings: BackupsSettings,
     private readonly metrics: BackupMetrics,
+    private readonly authStates: AuthStateCache,
   ) {}
 
   async run(jobId: string): Promise<void> {
@@ -136,6 +138,8 @@ export class BackupRestorer {
       switched = true;
       await this.registry.changed();
       await this.sandboxes.changed({ identifier: client.identifier, id: client.id, isMaster: false });
+      // Users' blocks, roles and token versions are those of the backup now, on every replica.
+      await this.authStates.invalidate(client.identifier);
       this.logger.log(`Restored client ${client.identifier} from backup ${backup.id} into ${fresh}`);
     } catch (err) {
       if (!switched) {
