@@ -10,7 +10,7 @@ const SALT = 'svc-platform/backups/v1';
  * The keys of backup objects: one per client, derived with HKDF-SHA256 from an ENCRYPTION_KEY
  * (the client's id as info), so no key is stored. A backup records the id of the master key it was
  * made under (a fingerprint, not the key), so backups made before a rotation stay readable as long
- * as their former key is listed in BACKUP_PREVIOUS_ENCRYPTION_KEYS.
+ * as their former key is listed in BACKUP_PREVIOUS_ENCRYPTION_KEY.
  */
 @Injectable()
 export class BackupKeys {
@@ -19,7 +19,7 @@ export class BackupKeys {
 
   constructor(config: AppConfig, settings: BackupsSettings) {
     this.currentId = this.add(config.ENCRYPTION_KEY);
-    for (const former of (settings.BACKUP_PREVIOUS_ENCRYPTION_KEYS ?? '').split(',')) {
+    for (const former of (settings.BACKUP_PREVIOUS_ENCRYPTION_KEY ?? '').split(',')) {
       if (former.trim()) this.add(former.trim());
     }
   }
@@ -44,6 +44,6 @@ export class BackupKeys {
 
 export class UnknownBackupKey extends Error {
   constructor(keyId: string) {
-    super(`The key ${keyId} of this backup is not configured (BACKUP_PREVIOUS_ENCRYPTION_KEYS)`);
+    super(`The key ${keyId} of this backup is not configured (BACKUP_PREVIOUS_ENCRYPTION_KEY)`);
   }
 }

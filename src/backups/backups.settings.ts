@@ -77,5 +77,5 @@ export class BackupsSettings {
    */
   @IsOptional()
   @IsString()
-  BACKUP_PREVIOUS_ENCRYPTION_KEYS?: string = undefined;
+  BACKUP_PREVIOUS_ENCRYPTION_KEY?: string = undefined;
 }
