@@ -92,6 +92,9 @@ export class BackupsService {
         `Client is ${source.status}; only provisioned clients can be restored in place`,
       );
     }
+    if (dto.target === 'in-place' && source.movingToServerId) {
+      throw AppError.conflict('The client is being moved to another server');
+    }
     if (dto.target === 'new-client') await this.assertFree(dto);
     try {
       await this.verifier.check(backup);

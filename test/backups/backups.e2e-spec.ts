@@ -34,6 +34,8 @@ describe('client backups and restores (local store)', () => {
   const receiver = new Receiver();
   let dir: string;
   let t: TestApp;
+  /** A second replica of the same deployment: it must serve the restored data as soon as the first. */
+  let replica: TestApp;
   let root: string;
   let acme: ProvisionedClient;
   let api: ReturnType<typeof platform>;
@@ -113,6 +115,10 @@ describe('client backups and restores (local store)', () => {
         EVENT_RELAY_POLL_MS: '200',
       },
     });
+    replica = await bootApp({
+      masterDatabase: t.masterDatabase,
+      env: { ...(t.env as Record<string, string>), QUEUE_PROCESSORS_ENABLED: 'false' },
+    });
     root = await superAdminToken(t);
     api = platform(t, root);
     acme = await provisionClient(t, sink, 'acme', { maxSandboxes: 2 });
@@ -124,6 +130,7 @@ describe('client backups and restores (local store)', () => {
     expect(hook.status).toBe(201);
   }, 120_000);
   afterAll(async () => {
+    await replica?.close();
     await t?.close();
     await Promise.all([sink.stop(), receiver.stop()]);
     await rm(dir, { recursive: true, force: true });
@@ -190,6 +197,11 @@ describe('client backups and restores (local store)', () => {
     await addUnit('Sandbox after', 'sandbox_qa');
     await addUser('later@acme.test');
     const [before] = await databasesOfAcme();
+    // The replica holds connections and a sandbox list of the database about to be replaced.
+    expect(await unitNames('acme', acme.adminToken, 'sandbox_qa', replica)).toEqual([
+      'Sandbox after',
+      'Sandbox before',
+    ]);
 
     const jobId = await restore(backup.id, { target: 'in-place' });
     // Every answer until the restore is over is the old data or a refusal; never a mix.
@@ -220,6 +232,8 @@ describe('client backups and restores (local store)', () => {
 
     expect(await unitNames()).toEqual(['Before backup']);
     expect(await unitNames('acme', acme.adminToken, 'sandbox_qa')).toEqual(['Sandbox before']);
+    expect(await unitNames('acme', acme.adminToken, undefined, replica)).toEqual(['Before backup']);
+    expect(await unitNames('acme', acme.adminToken, 'sandbox_qa', replica)).toEqual(['Sandbox before']);
     const emails = await userEmails();
     expect(emails).toContain('kept@acme.test');
     expect(emails).not.toContain('later@acme.test');
