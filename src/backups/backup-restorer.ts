@@ -97,7 +97,17 @@ export class BackupRestorer {
       if (Date.now() - (job.heartbeatAt ?? 0) < silent) continue;
       const client = await this.platform.clients().findOneBy({ id: job.clientId });
       this.logger.warn(`Restore ${job.jobId} was left running by a stopped worker; finishing it`);
-      if (client && job.freshDatabase && client.databaseName === job.freshDatabase) {
+      if (job.target === 'new-client') {
+        if (client?.status === 'ACTIVE') job.status = 'done';
+        else {
+          if (client) {
+            await this.restores.drop(client, client.databaseName, true);
+            await this.platform.clients().update(client.id, { lastError: STOPPED });
+          }
+          job.status = 'failed';
+          job.error = STOPPED;
+        }
+      } else if (client && job.freshDatabase && client.databaseName === job.freshDatabase) {
         if (job.previousDatabase) await this.restores.drop(client, job.previousDatabase);
         job.status = 'done';
       } else {
@@ -107,7 +117,7 @@ export class BackupRestorer {
           await this.registry.changed();
         }
         job.status = 'failed';
-        job.error = 'The worker running the restore stopped before it finished; nothing was replaced';
+        job.error = `${STOPPED}; nothing was replaced`;
       }
       job.finishedAt = new Date().toISOString();
       await this.jobs.save(job);
@@ -225,6 +235,8 @@ export class BackupRestorer {
     );
   }
 }
+
+const STOPPED = 'The worker running the restore stopped before it finished';
 
 class RestoreRefused extends Error {}
 

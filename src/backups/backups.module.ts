@@ -1,5 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
+import { ConfigError } from '../config/load-settings';
 import { BackupKeys } from './backup-keys';
 import { BackupMetrics } from './backup-metrics';
 import { BackupQueue, BackupScheduleQueue, RestoreQueue } from './backup-queues';
@@ -23,7 +24,9 @@ const storeProvider: Provider = {
   inject: [BackupsSettings],
   useFactory: (s: BackupsSettings) => {
     if (s.BACKUP_STORE === 'local') return new LocalBackupStore(s.BACKUP_DIR);
-    if (!s.BACKUP_S3_BUCKET) throw new Error('BACKUP_STORE=s3 needs BACKUP_S3_BUCKET');
+    if (!s.BACKUP_S3_BUCKET) {
+      throw new ConfigError('Invalid configuration:\n  BACKUP_S3_BUCKET: required when BACKUP_STORE=s3');
+    }
     return new S3BackupStore({
       endpoint: s.BACKUP_S3_ENDPOINT,
       bucket: s.BACKUP_S3_BUCKET,

@@ -45,8 +45,8 @@ describe('client backups and restores (local store)', () => {
     if (schema) headers['X-Tenant-ID'] = schema;
     return headers;
   };
-  const unitNames = async (client = 'acme', token = acme.adminToken, schema?: string) => {
-    const res = await t
+  const unitNames = async (client = 'acme', token = acme.adminToken, schema?: string, on = t) => {
+    const res = await on
       .http()
       .get('/api/units?pageSize=100')
       .set({ ...as(token, schema), 'X-Client-ID': client });
