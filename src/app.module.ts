@@ -11,6 +11,7 @@ import { HealthModule } from './health/health.module';
 import { MailModule } from './mail/mail.module';
 import { MetricsModule } from './observability/metrics/metrics.module';
 import { PlatformModule } from './platform/platform.module';
+import { BackupsModule } from './backups/backups.module';
 import { RedisModule } from './redis/redis.module';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { SandboxesModule } from './sandboxes/sandboxes.module';
@@ -86,6 +87,7 @@ export class AppModule {
         ApiTokensModule,
         UsersModule,
         PlatformModule.register({ processors }),
+        BackupsModule.register({ processors }),
         SandboxesModule,
         EventsModule.register({ processors }),
         WebhooksModule.register({ processors }),

@@ -3360,6 +3360,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/clients/{id}/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's backups, newest first
+         * @description A client's backups, newest first.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        get: operations["backupsList"];
+        put?: never;
+        /**
+         * Start a backup of a client's database (every sandbox included)
+         * @description Answers at once; GET /api/platform/backups/{backupId} shows its status. The backup is one consistent snapshot, encrypted with the client’s own key.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        post: operations["backupsStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/backups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A backup
+         * @description A backup.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        get: operations["backupsGet"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a backup and its stored object
+         * @description Delete a backup and its stored object.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        delete: operations["backupsRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/backups/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a completed backup, decrypted (pg_restore custom format)
+         * @description For handing a client its data: the archive `pg_restore` reads, streamed as an attachment. The transfer is cut off (never completed) if the stored object fails its checks.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        get: operations["backupsDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/backups/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a backup in place or into a new client
+         * @description The whole backup is checked first (SHA-256, decryption, archive): a bad one answers 422 BACKUP_CORRUPT and nothing changes. In place, the client answers 503 CLIENT_RESTORING (reads too) until it serves the backup’s data. Follow the job at GET /api/platform/restores/{jobId}.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        post: operations["backupsRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/restores/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A restore's progress
+         * @description A restore's progress.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        get: operations["backupsRestoreJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandboxes": {
         parameters: {
             query?: never;
@@ -7002,6 +7124,99 @@ export interface components {
         };
         MoveJobEnvelopeDto: {
             data: components["schemas"]["MoveJobDto"];
+        };
+        BackupStartedViewDto: {
+            /** @description The backup; GET /api/platform/backups/{backupId} shows its status */
+            backupId: number;
+            /** @description The queued job running it */
+            jobId: string;
+        };
+        BackupStartedDto: {
+            data: components["schemas"]["BackupStartedViewDto"];
+        };
+        BackupDto: {
+            id: number;
+            clientId: number;
+            /**
+             * @description MANUAL (POST) or SCHEDULED (BACKUP_SCHEDULE)
+             * @enum {string}
+             */
+            kind: "MANUAL" | "SCHEDULED";
+            /** @enum {string} */
+            status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED";
+            /**
+             * Format: date-time
+             * @description When it began running
+             */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /** @description Bytes of the stored (encrypted) object */
+            sizeBytes: number | null;
+            /** @description SHA-256 (hex) of the stored bytes */
+            sha256: string | null;
+            /** @description Why it failed (details in the server log) */
+            error: string | null;
+        };
+        BackupPageDto: {
+            data: components["schemas"]["BackupDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        BackupEnvelopeDto: {
+            data: components["schemas"]["BackupDto"];
+        };
+        RestoreBackupDto: {
+            /**
+             * @description in-place: the backup's client gets the backup's data; new-client: a new client with it
+             * @enum {string}
+             */
+            target: "in-place" | "new-client";
+            /**
+             * @description new-client: its identifier (unique slug)
+             * @example acme-copy
+             */
+            identifier?: string;
+            /**
+             * @description new-client: its subdomain
+             * @example acme-copy
+             */
+            subdomain?: string;
+            /**
+             * @description new-client: its display name
+             * @example Acme Energy (copy)
+             */
+            name?: string;
+            /**
+             * @description new-client: its contact e-mail
+             * @example it@acme.com
+             */
+            contactEmail?: string;
+        };
+        RestoreStartedViewDto: {
+            /** @description Follow it at GET /api/platform/restores/{jobId} */
+            jobId: string;
+        };
+        RestoreStartedDto: {
+            data: components["schemas"]["RestoreStartedViewDto"];
+        };
+        RestoreJobDto: {
+            jobId: string;
+            backupId: number;
+            /** @description The client restored into: the backup's own (in place) or the new one */
+            clientId: number;
+            /** @enum {string} */
+            target: "in-place" | "new-client";
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description Why it failed, when failed (details in the server log) */
+            error?: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        RestoreJobEnvelopeDto: {
+            data: components["schemas"]["RestoreJobDto"];
         };
         SandboxDto: {
             /**
@@ -23396,6 +23611,623 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MoveJobEnvelopeDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND: no such job (or finished more than a week ago) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the job store is unreachable, with Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    backupsList: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupPageDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a body, query or path value fails its rule; `details` lists them) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    backupsStart: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupStartedDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a body, query or path value fails its rule; `details` lists them) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description the client is not provisioned */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the job queue is unreachable, with Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    backupsGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a body, query or path value fails its rule; `details` lists them) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    backupsRemove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (a body, query or path value fails its rule; `details` lists them) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    backupsDownload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description VALIDATION_ERROR (a body, query or path value fails its rule; `details` lists them) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description the backup is not COMPLETED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    backupsRestore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreBackupDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoreStartedDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description the backup is not COMPLETED; a restore of the client is under way; identifier or subdomain taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description BACKUP_CORRUPT: the backup fails its checks; nothing was changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the job queue is unreachable, with Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    backupsRestoreJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoreJobEnvelopeDto"];
                 };
             };
             /** @description Missing, invalid or expired credential */

@@ -1,5 +1,6 @@
 // The public face of identity: other features import from this file only.
 export { AuthSettings } from './auth/auth.settings';
+export { AuthStateCache } from './auth/auth-state.cache';
 export { PasswordHasher } from './auth/password-hasher';
 export { PasswordResetService } from './auth/password-reset.service';
 export { SessionService } from './auth/session.service';

@@ -183,6 +183,18 @@ export class ClientDatabases {
     return withAdminConnection(await this.adminTarget(client), fn);
   }
 
+  /** Grants the client's login role its rights in production and every sandbox schema (after a restore). */
+  async grantAll(client: Client): Promise<void> {
+    const schemas = await withAdminConnection(await this.adminTarget(client), async (pg) => {
+      const { rows } = await pg.query<{ nspname: string }>(
+        `SELECT nspname FROM pg_namespace WHERE nspname = 'public' OR nspname LIKE $1`,
+        [SANDBOX_SCHEMA_LIKE],
+      );
+      return rows.map((r) => r.nspname);
+    });
+    for (const schema of schemas) await this.grant(client, schema);
+  }
+
   private async grant(client: Client, schema: string) {
     await runSchemaDdl(await this.adminTarget(client), schema, async (ddl) => {
       await ddl.grantApplicationRights(client.databaseUsername);

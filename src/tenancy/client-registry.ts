@@ -70,7 +70,7 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
     return this.all().filter((c) => c.status === 'ACTIVE');
   }
 
-  /** Called with a client's identifier when a reload finds its database at another address or name (a move). */
+  /** Called with a client's identifier when a reload finds its database at another address or name (a move, a restore in place). */
   onMoved(listener: (identifier: string) => void): void {
     this.movedListeners.push(listener);
   }

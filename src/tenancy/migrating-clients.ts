@@ -39,6 +39,20 @@ export class MigratingClients {
   }
 }
 
+/** Seconds a caller is told to wait while its client's database is restored from a backup. */
+const RESTORING_RETRY_AFTER_SECONDS = 10;
+
+/** Any request to a client whose database is being restored in place (reads too: they would see the old data). */
+export function clientRestoringRefusal(): AppError {
+  return new AppError(
+    503,
+    'CLIENT_RESTORING',
+    "The client's database is being restored from a backup; try again shortly",
+    undefined,
+    { 'Retry-After': String(RESTORING_RETRY_AFTER_SECONDS) },
+  );
+}
+
 /** Seconds a writer is told to wait while its client's database is being moved to another server. */
 const MOVING_RETRY_AFTER_SECONDS = 5;
 

@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { requestIdOf } from '../common/http/request-id';
 import { Client } from './entities/client.entity';
 import { ClientRegistry } from './client-registry';
-import { clientMovingRefusal, MigratingClients } from './migrating-clients';
+import { clientMovingRefusal, clientRestoringRefusal, MigratingClients } from './migrating-clients';
 import { SandboxSchemas } from './sandbox-schemas';
 import { MASTER_CLIENT, PRODUCTION_SCHEMA, TenantClient, tenantContext } from './tenant-context';
 
@@ -68,6 +68,7 @@ export class TenantMiddleware implements NestMiddleware {
 
   private usable(req: Request, client: Client | undefined): TenantClient {
     if (!client || client.status !== 'ACTIVE') throw AppError.clientNotFound();
+    if (client.restoringSince) throw clientRestoringRefusal();
     if (this.migrating.has(client.id)) throw MigratingClients.refusal();
     if (client.movingToServerId && !READS.has(req.method)) throw clientMovingRefusal();
     this.registry.touch(client);

@@ -173,6 +173,13 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'POST /api/platform/database-servers/:id/drain': PLATFORM,
   'POST /api/platform/clients/:id/move': PLATFORM,
   'GET /api/platform/moves/:jobId': PLATFORM,
+  'POST /api/platform/clients/:id/backups': PLATFORM,
+  'GET /api/platform/clients/:id/backups': PLATFORM,
+  'GET /api/platform/backups/:id': PLATFORM,
+  'DELETE /api/platform/backups/:id': PLATFORM,
+  'GET /api/platform/backups/:id/download': PLATFORM,
+  'POST /api/platform/backups/:id/restore': PLATFORM,
+  'GET /api/platform/restores/:jobId': PLATFORM,
 
   // Sandboxes
   'GET /sandboxes': need('sandboxes:read'),

@@ -64,6 +64,9 @@ export async function bootApp(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     CLIENT_CACHE_REFRESH_MS: '5000',
     STORAGE_DIR: join(tmpdir(), masterDatabase),
+    // No scheduled backups unless a test asks for them (they would run at 02:00 in every app).
+    BACKUP_SCHEDULE: '',
+    BACKUP_DIR: join(tmpdir(), `${masterDatabase}-backups`),
     // Tests log in far more often than a person; the rate-limit tests set the real limits.
     AUTH_LOGIN_LIMIT_PER_IDENTIFIER: '1000',
     AUTH_LOGIN_LIMIT_PER_ADDRESS: '1000',

@@ -16,6 +16,8 @@ export class Client {
   @Column({ type: 'int', nullable: true }) serverId: number | null;
   /** Set while the database is copied to that server: writes are refused, reads go on. */
   @Column({ type: 'int', nullable: true }) movingToServerId: number | null;
+  /** Set while the database is restored in place from a backup: every request is refused. */
+  @Column({ type: 'timestamptz', nullable: true }) restoringSince: Date | null;
   @Column() databaseHost: string;
   @Column() databasePort: number;
   @Column() databaseName: string;

@@ -1,0 +1,124 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DbTarget } from '../database/data-source-factory';
+
+/** The tail of a tool's error output kept for the server log. */
+const STDERR_KEPT = 4000;
+
+/**
+ * `pg_dump --format=custom` of a whole database (every schema: production and sandboxes), one
+ * snapshot, to a stream. The stream errors (instead of ending) when pg_dump does not exit with 0,
+ * so a consumer never takes a cut dump for a complete one.
+ */
+export function dumpDatabase(db: DbTarget): Readable {
+  const dump = spawn('pg_dump', [...connectionArgs(db), '--format=custom', '--no-owner'], {
+    env: toolEnv(db),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = exitOf(dump, 'pg_dump');
+  const gate = new Transform({
+    transform: (chunk, _enc, done) => done(null, chunk),
+    flush: (done) => void exited.then((err) => done(err)),
+  });
+  gate.on('close', () => {
+    if (dump.exitCode === null) dump.kill('SIGKILL');
+  });
+  dump.stdout.on('error', (err) => gate.destroy(err));
+  return dump.stdout.pipe(gate);
+}
+
+/** Restores a custom-format archive read from `archive` into an empty database, as one transaction. */
+export async function restoreDatabase(db: DbTarget, archive: Readable): Promise<void> {
+  const restore = spawn(
+    'pg_restore',
+    [...connectionArgs(db), '--no-owner', '--no-acl', '--exit-on-error', '--single-transaction'],
+    { env: toolEnv(db), stdio: ['pipe', 'ignore', 'pipe'] },
+  );
+  const exited = exitOf(restore, 'pg_restore');
+  try {
+    await pipeline(archive, restore.stdin);
+  } catch (err) {
+    restore.kill('SIGKILL');
+    await exited;
+    throw err;
+  }
+  const failed = await exited;
+  if (failed) throw failed;
+}
+
+/**
+ * Reads a custom-format archive's table of contents (`pg_restore --list`) while the whole stream
+ * is drained, so the stream's own checks (hash, authentication tag) run to the end.
+ */
+export async function checkArchive(archive: Readable): Promise<void> {
+  const list = spawn('pg_restore', ['--list'], {
+    env: { PATH: process.env.PATH, LANG: 'C' },
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  const exited = exitOf(list, 'pg_restore --list');
+  let open = true;
+  list.stdin.on('error', () => (open = false)); // it stops reading once it has the table of contents
+  list.stdin.on('close', () => (open = false));
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      if (!open || list.stdin.write(chunk)) return done();
+      const go = () => {
+        list.stdin.off('drain', go);
+        list.stdin.off('close', go);
+        done();
+      };
+      list.stdin.once('drain', go);
+      list.stdin.once('close', go);
+    },
+    final(done) {
+      if (open) list.stdin.end();
+      done();
+    },
+  });
+  try {
+    await pipeline(archive, sink);
+  } catch (err) {
+    list.kill('SIGKILL');
+    await exited;
+    throw err;
+  }
+  const failed = await exited;
+  if (failed) throw failed;
+}
+
+function connectionArgs(db: DbTarget): string[] {
+  return [
+    '--host',
+    db.host,
+    '--port',
+    String(db.port),
+    '--username',
+    db.username,
+    '--dbname',
+    db.database,
+    '--no-password',
+  ];
+}
+
+function toolEnv(db: DbTarget): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LANG: 'C' };
+  if (db.password) env.PGPASSWORD = db.password;
+  return env;
+}
+
+/** Resolves with an error (its output's tail in the message) unless the tool exited with 0. */
+function exitOf(child: ChildProcess, tool: string): Promise<Error | null> {
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT);
+  });
+  return new Promise((resolve) => {
+    child.once('error', (err) => resolve(new PgToolError(`${tool} could not run: ${err.message}`)));
+    child.once('close', (code, signal) =>
+      resolve(code === 0 ? null : new PgToolError(`${tool} exited with ${code ?? signal}: ${stderr.trim()}`)),
+    );
+  });
+}
+
+export class PgToolError extends Error {}
