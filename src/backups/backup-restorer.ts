@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { IsNull } from 'typeorm';
 import { AuditWriter } from '../audit-trail/audit-writer';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AuthStateCache } from '../identity';
@@ -135,7 +136,10 @@ export class BackupRestorer {
     const fresh = this.restores.freshName(client, randomBytes(3).toString('hex'));
     Object.assign(job, { freshDatabase: fresh, previousDatabase: previous });
     await this.jobs.save(job);
-    await this.platform.clients().update(client.id, { restoringSince: new Date() });
+    const marked = await this.platform
+      .clients()
+      .update({ id: client.id, movingToServerId: IsNull() }, { restoringSince: new Date() });
+    if (!marked.affected) throw new RestoreRefused('The client is being moved to another server');
     await this.registry.changed();
     let switched = false;
     try {

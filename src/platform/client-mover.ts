@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Client as PgClient } from 'pg';
+import { IsNull } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { databaseExists, DbTarget, withAdminConnection } from '../database/data-source-factory';
 import { quoteIdent, quoteLiteral } from '../database/ddl';
@@ -157,8 +158,12 @@ export class ClientMover {
       };
       const database = movedDatabaseName(client.databaseName, job.jobId);
       await progress('pausing');
+      // A restore in place and a move exclude each other through the client's row.
+      const marked = await this.platform
+        .clients()
+        .update({ id: client.id, restoringSince: IsNull() }, { movingToServerId: target.id });
+      if (!marked.affected) throw new MoveRefused(BEING_RESTORED);
       paused = true;
-      await this.platform.clients().update(client.id, { movingToServerId: target.id });
       await this.registry.changed();
       await this.makeReadOnly(source);
 
@@ -342,6 +347,8 @@ export class ClientMover {
 }
 
 class MoveRefused extends Error {}
+
+const BEING_RESTORED = 'The client is being restored from a backup; move it once the restore is over';
 
 const SAME_SERVER =
   'The target is the PostgreSQL server the client is on (registered under another name or address); nothing was changed';

@@ -20,7 +20,7 @@ export class ClientMovesService {
 
   /**
    * 404 unknown client; 400 unknown server; 409 when the client is not provisioned, already there,
-   * being moved, or the server is not active or full. Answers the job id at once.
+   * being moved or restored, or the server is not active or full. Answers the job id at once.
    */
   async start(clientId: number, serverId: number) {
     const client = await this.platform.clients().findOneBy({ id: clientId });
@@ -30,6 +30,7 @@ export class ClientMovesService {
     }
     const server = await this.platform.servers().findOneBy({ id: serverId });
     if (!server) throw AppError.badRequest(`No database server ${serverId}`, 'VALIDATION_ERROR');
+    if (client.restoringSince) throw AppError.conflict('The client is being restored from a backup');
     if (client.serverId === server.id) throw AppError.conflict('The client is on that server already');
     await this.servers.assertOtherServer(client.serverId, server);
     const places = await this.servers.places(this.platform.servers().manager);

@@ -22,6 +22,7 @@ describe('database servers are told apart by what they are, not by their address
   let client: ProvisionedClient;
   let unitId: number;
   let defaultId: number;
+  let secondId: number;
   const platform = (t: TestApp, method: 'get' | 'post', path: string) =>
     t.http()[method](`/api/platform${path}`).set('Authorization', `Bearer ${root}`);
   const asClient = () => ({ 'X-Client-ID': 'ident', Authorization: `Bearer ${client.adminToken}` });
@@ -135,8 +136,7 @@ describe('database servers are told apart by what they are, not by their address
     await expectDataKept();
   });
 
-  it('keeps the former database when the client is on it again under another address of its server', async () => {
-    const source = clientDatabase(a.masterDatabase, 'ident');
+  it('refuses to move a client while it is being restored from a backup', async () => {
     const created = await platform(a, 'post', '/database-servers').send({
       name: 'second',
       host: '127.0.0.1',
@@ -144,7 +144,20 @@ describe('database servers are told apart by what they are, not by their address
       adminUsername: 'postgres',
     });
     expect(created.status).toBe(201);
-    const moved = await move(created.body.data.id);
+    secondId = created.body.data.id;
+    await sql(a.masterDatabase, 'UPDATE clients SET restoring_since = now() WHERE id = $1', [client.id]);
+    try {
+      const refused = await platform(a, 'post', `/clients/${client.id}/move`).send({ serverId: secondId });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.message).toMatch(/being restored/);
+    } finally {
+      await sql(a.masterDatabase, 'UPDATE clients SET restoring_since = NULL WHERE id = $1', [client.id]);
+    }
+  });
+
+  it('keeps the former database when the client is on it again under another address of its server', async () => {
+    const source = clientDatabase(a.masterDatabase, 'ident');
+    const moved = await move(secondId);
     expect(moved).toMatchObject({ status: 'done' });
     // Before the drop is due, the client is put back on its former database, through an alias of the
     // shared server (a second row for it, as an earlier version could leave).
