@@ -18,7 +18,13 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { clientDatabase, sql } from '../test/support/pg';
 import { SmtpSink } from '../test/support/smtp-sink';
-import { bootApp, provisionClient, superAdminToken, TestApp } from '../test/support/test-app';
+import {
+  bootApp,
+  ProvisionedClient,
+  provisionClient,
+  superAdminToken,
+  TestApp,
+} from '../test/support/test-app';
 import { ADMIN_URL } from '../test/support/test-env';
 import { parseDatabaseUrl } from '../src/database/data-source-factory';
 import { fmt, runAlone } from './bench-env';
@@ -26,6 +32,9 @@ import { fmt, runAlone } from './bench-env';
 const SIZES = (process.env.BENCH_BACKUP_MB ?? '10,250').split(',').map(Number);
 const CHUNK = 1024 * 1024;
 const MB = 1024 * 1024;
+/** Read loops at once against the neighbour client, and how long it is measured alone first. */
+const CONCURRENT = 4;
+const NEIGHBOUR_ALONE_MS = 5000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -66,7 +75,58 @@ async function until(get: () => request.Test, done: (data: Record<string, unknow
   }
 }
 
-async function benchSize(t: TestApp, sink: SmtpSink, root: string, megabytes: number, dir: string) {
+const p99 = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+};
+
+/** Latencies (ms) of `call`, CONCURRENT loops at a time, until `running` settles. */
+async function latenciesWhile(call: () => request.Test, running: Promise<unknown>): Promise<number[]> {
+  let over = false;
+  void running.finally(() => (over = true));
+  const latencies: number[] = [];
+  const loop = async () => {
+    while (!over) {
+      const began = performance.now();
+      const res = await call();
+      if (res.status !== 200) throw new Error(`neighbour answered ${res.status}`);
+      latencies.push(performance.now() - began);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENT }, loop));
+  await running;
+  return latencies;
+}
+
+/** First to last answer 503 CLIENT_RESTORING (ms) to a read probed every 20 ms until `running` settles. */
+async function unavailableWindow(call: () => request.Test, running: Promise<unknown>) {
+  let over = false;
+  void running.finally(() => (over = true));
+  let first = 0;
+  let last = 0;
+  let refused = 0;
+  while (!over) {
+    const res = await call();
+    const at = performance.now();
+    if (res.status === 503 && res.body?.error?.code === 'CLIENT_RESTORING') {
+      first ||= at;
+      last = at;
+      refused++;
+    } else if (res.status !== 200) throw new Error(`restored client answered ${res.status}`);
+    await sleep(20);
+  }
+  await running;
+  return { ms: refused ? last - first : 0, refused };
+}
+
+async function benchSize(
+  t: TestApp,
+  sink: SmtpSink,
+  root: string,
+  megabytes: number,
+  dumps: string,
+  neighbour: ProvisionedClient,
+) {
   const identifier = `bk${megabytes}`;
   const client = await provisionClient(t, sink, identifier);
   const database = clientDatabase(t.masterDatabase, identifier);
@@ -82,23 +142,41 @@ async function benchSize(t: TestApp, sink: SmtpSink, root: string, megabytes: nu
   const api = (method: 'get' | 'post', path: string) =>
     t.http()[method](`/api/platform${path}`).set('Authorization', `Bearer ${root}`);
 
+  const neighbourUnits = () =>
+    t
+      .http()
+      .get('/api/units')
+      .set({ 'X-Client-ID': neighbour.identifier, Authorization: `Bearer ${neighbour.adminToken}` });
+  const ownUnits = () =>
+    t
+      .http()
+      .get('/api/units')
+      .set({ 'X-Client-ID': client.identifier, Authorization: `Bearer ${client.adminToken}` });
+  const alone = p99(await latenciesWhile(neighbourUnits, sleep(NEIGHBOUR_ALONE_MS)));
+
   let backupId = 0;
+  let during: number[] = [];
   const backupSeconds = await timed(async () => {
     const started = await api('post', `/clients/${client.id}/backups`);
     backupId = started.body.data.backupId;
-    const done = await until(
+    const finished = until(
       () => api('get', `/backups/${backupId}`),
       (b) => b.status === 'COMPLETED' || b.status === 'FAILED',
     );
+    during = await latenciesWhile(neighbourUnits, finished);
+    const done = await finished;
     if (done.status !== 'COMPLETED') throw new Error(`backup ${backupId}: ${JSON.stringify(done)}`);
   });
+  let window = { ms: 0, refused: 0 };
   const restoreSeconds = await timed(async () => {
     const started = await api('post', `/backups/${backupId}/restore`).send({ target: 'in-place' });
     if (started.status !== 202) throw new Error(`restore: ${started.status} ${JSON.stringify(started.body)}`);
-    const done = await until(
+    const finished = until(
       () => api('get', `/restores/${started.body.data.jobId}`),
       (j) => j.status === 'done' || j.status === 'failed',
     );
+    window = await unavailableWindow(ownUnits, finished);
+    const done = await finished;
     if (done.status !== 'done') throw new Error(`restore: ${JSON.stringify(done)}`);
   });
 
@@ -107,7 +185,7 @@ async function benchSize(t: TestApp, sink: SmtpSink, root: string, megabytes: nu
     'SELECT database_name AS current FROM clients WHERE id = $1',
     [client.id],
   );
-  const file = join(dir, `${identifier}.dump`);
+  const file = join(dumps, `${identifier}.dump`);
   const dumpSeconds = await timed(() =>
     tool('pg_dump', ['--format=custom', '--no-owner', '--file', file, current]),
   );
@@ -133,7 +211,9 @@ async function benchSize(t: TestApp, sink: SmtpSink, root: string, megabytes: nu
       `backup ${fmt(backupSeconds, 2)} s = ${rate(backupSeconds)} MB/s beside pg_dump ${fmt(dumpSeconds, 2)} s = ` +
       `${rate(dumpSeconds)} MB/s (ratio ${fmt(backupSeconds / dumpSeconds, 2)}); restore ${fmt(restoreSeconds, 2)} s = ` +
       `${rate(restoreSeconds)} MB/s beside pg_restore ${fmt(plainRestoreSeconds, 2)} s = ${rate(plainRestoreSeconds)} MB/s ` +
-      `(ratio ${fmt(restoreSeconds / plainRestoreSeconds, 2)})`,
+      `(ratio ${fmt(restoreSeconds / plainRestoreSeconds, 2)}); in-place restore answered 503 CLIENT_RESTORING ` +
+      `for ${fmt(window.ms / 1000, 2)} s (${window.refused} probes); another client's p99 ${fmt(p99(during))} ms ` +
+      `during the backup beside ${fmt(alone)} ms alone (ratio ${fmt(p99(during) / alone, 2)}, goal <= 1.5)`,
   );
 }
 
@@ -145,7 +225,8 @@ export async function main() {
   });
   try {
     const root = await superAdminToken(t);
-    for (const megabytes of SIZES) await benchSize(t, sink, root, megabytes, dir);
+    const neighbour = await provisionClient(t, sink, 'bkneighbour');
+    for (const megabytes of SIZES) await benchSize(t, sink, root, megabytes, dir, neighbour);
   } finally {
     await t.close();
     await sink.stop();
