@@ -3,7 +3,9 @@
  * default 10 and 250) backed up through the API (pg_dump → AES-256-GCM → SHA-256 → local store)
  * and restored in place (read back → hash → decrypt → pg_restore → migrations → switch), beside the
  * plain tools on the same database: `pg_dump -Fc` to a file, and `pg_restore --single-transaction`
- * of that file into an empty database. Prints MB/s of each and the ratios.
+ * of that file into an empty database. Prints MB/s of each and the ratios, how long the in-place
+ * restore answered 503 CLIENT_RESTORING, and another client's read p99 during a second backup beside
+ * its p99 alone.
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/backups.js
  *
@@ -154,19 +156,24 @@ async function benchSize(
       .set({ 'X-Client-ID': client.identifier, Authorization: `Bearer ${client.adminToken}` });
   const alone = p99(await latenciesWhile(neighbourUnits, sleep(NEIGHBOUR_ALONE_MS)));
 
-  let backupId = 0;
-  let during: number[] = [];
-  const backupSeconds = await timed(async () => {
+  /** A backup through the API, `beside` running until it is COMPLETED; answers its id. */
+  const backUp = async (beside: (finished: Promise<unknown>) => Promise<unknown>) => {
     const started = await api('post', `/clients/${client.id}/backups`);
-    backupId = started.body.data.backupId;
+    const id = started.body.data.backupId as number;
     const finished = until(
-      () => api('get', `/backups/${backupId}`),
+      () => api('get', `/backups/${id}`),
       (b) => b.status === 'COMPLETED' || b.status === 'FAILED',
     );
-    during = await latenciesWhile(neighbourUnits, finished);
+    await beside(finished);
     const done = await finished;
-    if (done.status !== 'COMPLETED') throw new Error(`backup ${backupId}: ${JSON.stringify(done)}`);
-  });
+    if (done.status !== 'COMPLETED') throw new Error(`backup ${id}: ${JSON.stringify(done)}`);
+    return id;
+  };
+  // Throughput alone; then the neighbour's reads during a second backup.
+  let backupId = 0;
+  const backupSeconds = await timed(async () => (backupId = await backUp((finished) => finished)));
+  let during: number[] = [];
+  await backUp(async (finished) => (during = await latenciesWhile(neighbourUnits, finished)));
   let window = { ms: 0, refused: 0 };
   const restoreSeconds = await timed(async () => {
     const started = await api('post', `/backups/${backupId}/restore`).send({ target: 'in-place' });

@@ -1,10 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DbTarget } from '../database/data-source-factory';
 
 /** The tail of a tool's error output kept for the server log. */
 const STDERR_KEPT = 4000;
+const BACKGROUND_NICENESS = 10;
 
 /**
  * `pg_dump --format=custom` of a whole database (every schema: production and sandboxes), one
@@ -16,6 +18,7 @@ export function dumpDatabase(db: DbTarget): Readable {
     env: toolEnv(db),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  yieldCpu(dump);
   const exited = exitOf(dump, 'pg_dump');
   const gate = new Transform({
     transform: (chunk, _enc, done) => done(null, chunk),
@@ -26,6 +29,19 @@ export function dumpDatabase(db: DbTarget): Readable {
   });
   dump.stdout.on('error', (err) => gate.destroy(err));
   return dump.stdout.pipe(gate);
+}
+
+/**
+ * A backup is background work: its pg_dump (and the compression it does) runs at a lower CPU
+ * priority, so the requests of every client served beside it keep their latency.
+ */
+function yieldCpu(child: ChildProcess) {
+  if (!child.pid) return;
+  try {
+    setPriority(child.pid, BACKGROUND_NICENESS);
+  } catch {
+    // Not permitted here: the dump runs at the usual priority.
+  }
 }
 
 /** Restores a custom-format archive read from `archive` into an empty database, as one transaction. */
