@@ -147,7 +147,11 @@ export function pdfChainBomb(mib: number): Buffer {
 
 /** A content stream drawing a `width`×`height` grey inline image (ASCIIHex over Flate, abbreviated). */
 function inlineImage(width: number, height: number): Buffer {
-  const data = deflateSync(Buffer.alloc(width * height, 0xff)).toString('hex');
+  const pixels = Buffer.concat([
+    Buffer.from([0x78, 0xda]),
+    repeatedDeflate(Buffer.alloc(Math.min(MIB, width * height), 0xff), Math.ceil((width * height) / MIB)),
+  ]);
+  const data = pixels.toString('hex');
   return Buffer.from(
     `q 612 0 0 792 0 0 cm\nBI /W ${width} /H ${height} /CS /G /BPC 8 /F [/AHx /Fl] ID\n${data}>\nEI\nQ\n`,
   );

@@ -24,6 +24,8 @@ const SOURCE_HOOK = SOURCE_EXT === '.ts' ? ['--require', require.resolve('sucras
 @Injectable()
 export class ParseSandbox implements OnModuleDestroy {
   private processes?: Pool;
+  /** Replaces, soon, an idle process over OCR_SANDBOX_MEMORY_MB (see sandbox-recycling.ts). */
+  private recycle = () => {};
 
   constructor(private readonly settings: DocumentsSettings) {}
 
@@ -55,6 +57,7 @@ export class ParseSandbox implements OnModuleDestroy {
       throw this.explain(err as Error);
     } finally {
       signal.removeEventListener('abort', cancel);
+      this.recycle();
     }
   }
 
@@ -79,7 +82,7 @@ export class ParseSandbox implements OnModuleDestroy {
         execArgv: [...SOURCE_HOOK, `--max-old-space-size=${this.settings.OCR_SANDBOX_MEMORY_MB}`],
       },
     });
-    recycleOverBudget(this.processes, this.settings.OCR_SANDBOX_MEMORY_MB * 2 ** 20);
+    this.recycle = recycleOverBudget(this.processes, this.settings.OCR_SANDBOX_MEMORY_MB * 2 ** 20);
     return this.processes;
   }
 

@@ -18,6 +18,35 @@ export function filtersOf(filter: MuPdf.PDFObject, parms: MuPdf.PDFObject): Filt
   });
 }
 
+/**
+ * Streams the text layer's reader reads as drawing operators whatever their dictionary says: pages'
+ * contents and Type 3 glyphs. Labelled as images, they are counted all the same.
+ */
+function drawnStreams(doc: MuPdf.PDFDocument, count: number): Set<number> {
+  const drawn = new Set<number>();
+  const add = (ref: MuPdf.PDFObject) => {
+    if (ref.isIndirect()) drawn.add(ref.asIndirect());
+  };
+  for (let num = 1; num < count; num++) {
+    try {
+      const object = doc.newIndirect(num);
+      if (!object.isDictionary()) continue;
+      const [type, subtype] = [object.get('Type'), object.get('Subtype')];
+      if (type.isName() && type.asName() === 'Page') {
+        const contents = object.get('Contents');
+        if (contents.isArray()) for (let i = 0; i < contents.length; i++) add(contents.get(i));
+        else add(contents);
+      } else if (subtype.isName() && subtype.asName() === 'Type3') {
+        const glyphs = object.get('CharProcs');
+        if (glyphs.isDictionary()) glyphs.forEach(add);
+      }
+    } catch {
+      // an object MuPDF cannot load: the parser meets the same
+    }
+  }
+  return drawn;
+}
+
 export const pdfBudget = (maxBytes: number) =>
   new DecodeBudget(
     maxBytes,
@@ -43,6 +72,7 @@ export async function checkPdfDecodedSize(content: Buffer, maxBytes: number): Pr
     if (doc.needsPassword()) return;
     const budget = pdfBudget(maxBytes);
     const count = doc.countObjects();
+    const drawn = drawnStreams(doc, count);
     for (let num = 1; num < count; num++) {
       const ref = doc.newIndirect(num);
       let filters: Filter[];
@@ -50,7 +80,7 @@ export async function checkPdfDecodedSize(content: Buffer, maxBytes: number): Pr
       try {
         if (!ref.isStream()) continue;
         const subtype = ref.get('Subtype');
-        if (subtype.isName() && subtype.asName() === 'Image') continue;
+        if (subtype.isName() && subtype.asName() === 'Image' && !drawn.has(num)) continue;
         filters = filtersOf(ref.get('Filter'), ref.get('DecodeParms'));
         if (!filters.length) continue;
         raw = ref.readRawStream();

@@ -29,12 +29,12 @@ function residentBytes(pid: number | undefined): number {
 
 /**
  * Makes the pool replace, instead of reuse, a process whose resident memory is above `budgetBytes`
- * once it has run a task: a process that has been asked for a task is idle, and over budget it
- * is taken out (and killed), a fresh one started, and the task handed to that one. Memory outside
- * V8's heap (MuPDF's WebAssembly memory, decoded buffers) is not released to the system by the
- * process that grew it, so the process itself must go.
+ * once it has run a task: idle and over budget, it is taken out (and killed) and a fresh one
+ * started, which the next task goes to. Memory outside V8's heap (MuPDF's WebAssembly memory,
+ * decoded buffers) is not given back to the system by the process that grew it, so the process
+ * itself must go. The pool looks when it hands out a task; the answer looks after each task too.
  */
-export function recycleOverBudget(processes: Pool, budgetBytes: number): void {
+export function recycleOverBudget(processes: Pool, budgetBytes: number): () => void {
   const internals = processes as unknown as PoolInternals;
   const watch = (handle: Handle) => {
     const busy = handle.busy.bind(handle);
@@ -68,4 +68,5 @@ export function recycleOverBudget(processes: Pool, budgetBytes: number): void {
   internals.workers.forEach(watch);
   const create = internals._createWorkerHandler.bind(internals);
   internals._createWorkerHandler = () => watch(create());
+  return () => setImmediate(() => internals.workers.forEach((handle) => handle.busy()));
 }
