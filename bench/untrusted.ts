@@ -8,8 +8,9 @@
  * bombs: PDFs whose content decodes to 300 MiB through Flate, LZW, RunLength (128 MiB)
  * and ASCII85 over Flate, a PDF page drawing a 30000×30000 inline image, DOCX files inflating to 400
  * MiB (one declaring it, one declaring 4 KiB), a 30000×30000 PNG. Prints beta's p50 / p99 of both
- * for both phases and the p99 ratios (target: under 2), how the documents ended, and the sandbox
- * processes' resident memory afterwards (target: each under OCR_SANDBOX_MEMORY_MB).
+ * for both phases and the p99 ratios (target: under 2), how the documents ended and the longest
+ * processing of each, and the sandbox processes' resident memory afterwards (target: each under
+ * OCR_SANDBOX_MEMORY_MB).
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/untrusted.js
  */
@@ -107,6 +108,7 @@ export async function main() {
     const beta = await client('beta');
     const files = await mix();
     const ended: Record<string, number> = {};
+    const slowest: Record<string, number> = {};
 
     // The first scan starts the OCR engine: not part of either phase.
     await ocrScans(t, beta, sleep(0));
@@ -119,6 +121,8 @@ export async function main() {
           const doc = await documentOf(t, acme.headers, file.id, undefined, 300_000);
           const key = `${files[i][0]} ${doc.status}`;
           ended[key] = (ended[key] ?? 0) + 1;
+          const took = Number(doc.processingDurationMs ?? 0);
+          slowest[files[i][0]] = Math.max(slowest[files[i][0]] ?? 0, took);
         }
       }
     })();
@@ -142,6 +146,12 @@ export async function main() {
     console.log(
       `  sandbox afterwards: ${sandbox.map((p) => `${p.resident} MiB (peak ${p.peak})`).join(', ')} ` +
         `(budget ${SANDBOX_MB} MiB each)`,
+    );
+    console.log(
+      '  slowest processing of each: ' +
+        Object.entries(slowest)
+          .map(([k, ms]) => `${k} ${ms} ms`)
+          .join(', '),
     );
     console.log(
       '  documents: ' +

@@ -103,7 +103,7 @@ export function checkDocxInflatedSize(content: Buffer, maxBytes: number, maxRati
           `DOCX part ${entry.name} is compressed more than ${maxRatio} to 1 (OCR_DOCX_MAX_RATIO)`,
         );
       }
-    });
+    }, budget);
     try {
       feed(inflate, data);
       inflate.end();

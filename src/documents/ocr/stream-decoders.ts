@@ -1,9 +1,11 @@
 import { Inflate, Unzlib } from 'fflate';
+import { constants, inflateRawSync, inflateSync } from 'node:zlib';
 
 /**
  * Bounded decoders of the PDF stream filters that expand data (and of the raw deflate of zip
- * entries). Each decodes chunk by chunk and hands every piece of output to a counter, which throws
- * once the budget is passed: nothing beyond one piece is held, and decoding stops there.
+ * entries). Each hands its output on piece by piece to a counter, which throws once the budget is
+ * passed, and decoding stops there. LZW, RunLength, ASCII85 and ASCIIHex hold one piece at a time;
+ * inflate holds at most what is left of the budget (see `inflate`).
  */
 export interface Decoder {
   push(chunk: Uint8Array): void;
@@ -17,7 +19,7 @@ const SLICE = 4 * 1024;
 /** Output of the hand-written decoders is handed on in pieces of this size. */
 const PIECE = 64 * 1024;
 
-export class OverBudget extends Error {}
+class OverBudget extends Error {}
 
 /** A running count of decoded bytes that throws `error()` once past `max`. */
 export class DecodeBudget {
@@ -29,7 +31,15 @@ export class DecodeBudget {
 
   count(bytes: number): void {
     this.used += bytes;
-    if (this.used > this.max) throw new OverBudget(this.error().message);
+    if (this.used > this.max) this.exceeded();
+  }
+
+  left(): number {
+    return this.max - this.used;
+  }
+
+  exceeded(): never {
+    throw new OverBudget(this.error().message);
   }
 }
 
@@ -68,8 +78,41 @@ const fflateDecoder = (stream: Inflate | Unzlib, sink: Sink): Decoder => {
   return { push: (chunk) => stream.push(chunk), end: () => stream.push(new Uint8Array(0), true) };
 };
 
-export const rawInflate = (sink: Sink): Decoder => fflateDecoder(new Inflate(), sink);
-const flate = (sink: Sink): Decoder => fflateDecoder(new Unzlib(), sink);
+/**
+ * Inflate (zlib-wrapped, or raw for zip entries): zlib's own inflate, three times as fast as fflate's,
+ * stopped by zlib as soon as its output passes what is left of the budget (it decodes in pieces and
+ * counts them), so at most that much is held. Data zlib refuses part way (corrupt after a good start,
+ * which a lenient parser may still decode up to the fault) is read again by fflate's streaming
+ * inflate, whose every piece is counted up to the fault.
+ */
+function inflate(sink: Sink, budget: DecodeBudget, raw: boolean): Decoder {
+  const input: Uint8Array[] = [];
+  return {
+    push: (chunk) => void input.push(chunk),
+    end() {
+      const data = Buffer.concat(input);
+      const options = {
+        maxOutputLength: Math.max(1, budget.left() + 1),
+        finishFlush: constants.Z_SYNC_FLUSH,
+        chunkSize: 256 * 1024,
+      };
+      let output: Buffer;
+      try {
+        output = raw ? inflateRawSync(data, options) : inflateSync(data, options);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') budget.exceeded();
+        const streaming = fflateDecoder(raw ? new Inflate() : new Unzlib(), sink);
+        feed(streaming, data);
+        streaming.end();
+        return;
+      }
+      sink(output);
+    },
+  };
+}
+
+export const rawInflate = (sink: Sink, budget: DecodeBudget): Decoder => inflate(sink, budget, true);
+const flate = (sink: Sink, _filter: Filter, budget: DecodeBudget): Decoder => inflate(sink, budget, false);
 
 /**
  * LZWDecode: codes of 9 to 12 bits, 256 clears the table, 257 ends the data. The table's strings are
@@ -160,7 +203,8 @@ function runLength(sink: Sink): Decoder {
           out.byte(b);
           literal--;
         } else if (repeat) {
-          for (let n = 0; n < repeat; n++) out.byte(b);
+          const [buffer, at] = out.reserve(repeat);
+          buffer.fill(b, at, at + repeat);
           repeat = 0;
         } else if (b < 128) literal = b + 1;
         else if (b > 128) repeat = 257 - b;
@@ -250,7 +294,7 @@ export interface Filter {
   earlyChange?: boolean;
 }
 
-const DECODERS: Record<string, (sink: Sink, filter: Filter) => Decoder> = {
+const DECODERS: Record<string, (sink: Sink, filter: Filter, budget: DecodeBudget) => Decoder> = {
   FlateDecode: flate,
   Fl: flate,
   LZWDecode: (sink, f) => lzw(sink, f.earlyChange ?? true),
@@ -275,10 +319,14 @@ export function countDecoded(data: Uint8Array, filters: Filter[], budget: Decode
   const decoders: Decoder[] = [];
   for (const filter of [...chain].reverse()) {
     const next = downstream;
-    downstream = DECODERS[filter.name]((chunk) => {
-      budget.count(chunk.length);
-      feed(next, chunk);
-    }, filter);
+    downstream = DECODERS[filter.name](
+      (chunk) => {
+        budget.count(chunk.length);
+        feed(next, chunk);
+      },
+      filter,
+      budget,
+    );
     decoders.unshift(downstream);
   }
   try {
