@@ -32,7 +32,8 @@ function residentBytes(pid: number | undefined): number {
  * once it has run a task: idle and over budget, it is taken out (and killed) and a fresh one
  * started, which the next task goes to. Memory outside V8's heap (MuPDF's WebAssembly memory,
  * decoded buffers) is not given back to the system by the process that grew it, so the process
- * itself must go. The pool looks when it hands out a task; the answer looks after each task too.
+ * itself must go. The pool looks when it hands out a task; the returned function looks at once (the
+ * sandbox calls it after each task, done or failed).
  */
 export function recycleOverBudget(processes: Pool, budgetBytes: number): () => void {
   const internals = processes as unknown as PoolInternals;
