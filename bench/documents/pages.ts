@@ -37,7 +37,7 @@ import {
   pageSegmentation,
 } from '../../src/documents/ocr/embedded-engine';
 import { HttpOcrEngine } from '../../src/documents/ocr/http-engine';
-import { mupdf } from '../../src/documents/ocr/page-renderer';
+import { mupdf } from '../../src/documents/ocr/mupdf-module';
 import { ParseSandbox } from '../../src/documents/ocr/parse-sandbox';
 import { TextExtraction } from '../../src/documents/ocr/text-extraction';
 import { pagesPdf } from '../../test/documents/scans';

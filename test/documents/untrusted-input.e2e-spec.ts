@@ -1,7 +1,17 @@
 import { provisionClient, TestApp } from '../support/test-app';
-import { docxBomb, pdfBomb, pngBomb } from './bombs';
+import {
+  docxBomb,
+  pdfAscii85Bomb,
+  pdfBomb,
+  pdfChainBomb,
+  pdfInlineImage,
+  pdfLzwBomb,
+  pdfRunLengthBomb,
+  pngBomb,
+} from './bombs';
 import { renderTextPng, textDocx, textPdf } from './fixtures';
 import { as, bootOcrApp, documentOf, enableOcr, upload } from './helpers';
+import { sandboxMemoryMb } from './sandbox-memory';
 import { PNG } from 'pngjs';
 
 const MIB = 1024 * 1024;
@@ -148,4 +158,100 @@ describe('the time limit of one document', () => {
     expect(next.status).toBe('COMPLETED');
     expect(next.extractedText).toMatch(/COOLANT LOOP/);
   }, 120_000);
+});
+
+/**
+ * Bombs the first size checks missed: sizes declared by the file, filters other than Flate, inline
+ * images. Each ends FAILED naming its limit, the sandbox never holds what the bomb decodes to (its
+ * processes' peak memory stays within 64 MiB of where ordinary documents left it) and every process
+ * is under its budget afterwards.
+ */
+describe('what a document decodes to is counted while it is decoded', () => {
+  let app: Awaited<ReturnType<typeof bootOcrApp>>;
+  let t: TestApp;
+  let acme: Record<string, string>;
+  let companyId: number;
+  let peakBefore: number;
+  const peak = () => Math.max(...sandboxMemoryMb().map((m) => m.peak));
+
+  const processed = async (name: string, content: Buffer) => {
+    const up = await upload(t, acme, companyId, [[name, content]]).expect(201);
+    return documentOf(t, acme, up.body[0].id);
+  };
+
+  beforeAll(async () => {
+    app = await bootOcrApp({
+      OCR_PDF_MAX_INFLATED_BYTES: String(MIB),
+      OCR_DOCX_MAX_INFLATED_BYTES: String(MIB / 2),
+      OCR_IMAGE_MAX_PIXELS: '4000000',
+    });
+    t = app.t;
+    acme = as((await provisionClient(t, app.sink, 'acme')).adminToken, 'acme');
+    companyId = await enableOcr(t, acme);
+    // An ordinary page rendered and read, and a DOCX: what the sandbox holds for real documents.
+    expect((await processed('warm.pdf', pdfInlineImage(100, 100))).status).toBe('COMPLETED');
+    expect((await processed('warm.docx', await textDocx(['Warm up']))).status).toBe('COMPLETED');
+    peakBefore = peak();
+  }, 180_000);
+  afterAll(() => app?.close());
+
+  it.each([
+    [
+      'a PDF whose LZW content decodes to 128 MiB',
+      'lzw.pdf',
+      () => pdfLzwBomb(128),
+      'OCR_PDF_MAX_INFLATED_BYTES',
+    ],
+    [
+      'a PDF whose RunLength content decodes to 64 MiB',
+      'rl.pdf',
+      () => pdfRunLengthBomb(64),
+      'OCR_PDF_MAX_INFLATED_BYTES',
+    ],
+    [
+      'a PDF whose ASCII85 content decodes to 4 MiB',
+      'a85.pdf',
+      () => pdfAscii85Bomb(4),
+      'OCR_PDF_MAX_INFLATED_BYTES',
+    ],
+    [
+      'a PDF whose ASCII85-over-Flate content decodes to 128 MiB',
+      'chain.pdf',
+      () => pdfChainBomb(128),
+      'OCR_PDF_MAX_INFLATED_BYTES',
+    ],
+    [
+      'a PDF page drawing a 3000×3000 inline image',
+      'inline.pdf',
+      () => pdfInlineImage(3000, 3000),
+      'OCR_IMAGE_MAX_PIXELS',
+    ],
+    [
+      'a PDF page drawing a form with a 3000×3000 inline image',
+      'inline-form.pdf',
+      () => pdfInlineImage(3000, 3000, true),
+      'OCR_IMAGE_MAX_PIXELS',
+    ],
+    [
+      'a DOCX whose headers declare 4 KiB for an entry inflating to 128 MiB',
+      'lying.docx',
+      () => docxBomb(128, 4096),
+      'OCR_DOCX_MAX_INFLATED_BYTES',
+    ],
+  ])(
+    '%s ends FAILED naming its limit',
+    async (_what, name, build, limit) => {
+      const bomb = build();
+      expect(bomb.length).toBeLessThan(2 * MIB);
+      const document = await processed(name, bomb);
+      expect([document.status, document.errorMessage]).toEqual([
+        'FAILED',
+        expect.stringContaining(`(${limit})`),
+      ]);
+      // Half of what the largest of them decodes to: none of it was held.
+      expect(peak() - peakBefore).toBeLessThan(64);
+      for (const { resident } of sandboxMemoryMb()) expect(resident).toBeLessThan(512);
+    },
+    120_000,
+  );
 });

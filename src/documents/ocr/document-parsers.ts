@@ -1,8 +1,8 @@
 import mammoth from 'mammoth';
 import WordExtractor from 'word-extractor';
-import { checkDocxDirectory } from './docx-limits';
+import { checkDocxInflatedSize } from './docx-limits';
 import { InputLimits } from './input-limits';
-import { checkPdfInflatedSize } from './pdf-limits';
+import { checkPdfDecodedSize } from './pdf-limits';
 import { tiffPages } from './tiff-pages';
 
 type PdfJs = typeof import('pdfjs-dist');
@@ -27,7 +27,7 @@ const failed = (kind: string) => (err: Error) => {
 
 /** Text of a PDF's text layer and its page count; reading stops once `maxTextChars` are collected. */
 async function pdfText(content: Buffer, limits: InputLimits): Promise<ParsedText> {
-  checkPdfInflatedSize(content, limits.pdfMaxInflatedBytes);
+  await checkPdfDecodedSize(content, limits.pdfMaxInflatedBytes);
   const doc = await pdfjs()
     .getDocument({
       data: new Uint8Array(content),
@@ -81,7 +81,7 @@ function tiffText(content: Buffer, limits: InputLimits): Promise<ParsedText> {
 }
 
 async function docxText(content: Buffer, limits: InputLimits): Promise<ParsedText> {
-  checkDocxDirectory(content, limits.docxMaxInflatedBytes, limits.docxMaxRatio);
+  checkDocxInflatedSize(content, limits.docxMaxInflatedBytes, limits.docxMaxRatio);
   const { value } = await mammoth.extractRawText({ buffer: content }).catch(failed('DOCX'));
   return { text: value, pages: 1 };
 }

@@ -1,31 +1,20 @@
 // Types only: the package's types are reached through its `exports`, which this build's resolution skips.
 import type * as MuPdf from 'mupdf/dist/mupdf';
 import { InputLimits } from './input-limits';
+import { mupdf } from './mupdf-module';
+import { checkPageImages } from './page-images';
 import { tiffPages } from './tiff-pages';
 
 /** The resolution pages are read at: Tesseract's models are trained on text of about this size. */
 export const OCR_DPI = 300;
 /** Below this a page's text is too small to read: a page that fits the pixel limit only below it fails. */
 export const MIN_DPI = 100;
-/** Form XObjects nested deeper than this are not looked into for images. */
-const MAX_FORM_DEPTH = 8;
 
 /** One page as an 8-bit grey image (PGM: Leptonica reads it without decompressing anything). */
 export interface RenderedPage {
   image: Uint8Array;
   width: number;
   height: number;
-}
-
-let loading: Promise<typeof MuPdf> | undefined;
-// mupdf is an ES module with top-level await, which require() cannot load; an import() written in
-// TypeScript becomes a require() in the CommonJS build, so this one is built at run time.
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
-const importModule = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<unknown>;
-
-/** MuPDF's WebAssembly build, loaded (and compiled) on the first page a process renders. */
-export function mupdf(): Promise<typeof MuPdf> {
-  return (loading ??= importModule('mupdf') as Promise<typeof MuPdf>);
 }
 
 /**
@@ -56,7 +45,7 @@ export async function renderPage(
       const [width, height] = [x1 - x0, y1 - y0];
       let scale: number;
       if (isPdf) {
-        checkPageImages((page as MuPdf.PDFPage).getObject(), index, limits.imageMaxPixels);
+        checkPageImages((page as MuPdf.PDFPage).getObject(), index, limits);
         scale = pdfScale(width, height, index, limits.imageMaxPixels);
       } else {
         const native = tiffPages(content, limits.pdfMaxPages)[index];
@@ -90,40 +79,6 @@ function pdfScale(width: number, height: number, index: number, maxPixels: numbe
     );
   }
   return dpi / 72;
-}
-
-/**
- * Refuses a page that draws an image declaring more than `maxPixels` pixels (its Width × Height), the
- * size MuPDF would decode it to, looking into the form XObjects it draws as well.
- */
-function checkPageImages(page: MuPdf.PDFObject, index: number, maxPixels: number): void {
-  const seen = new Set<number>();
-  const visit = (resources: MuPdf.PDFObject, depth: number) => {
-    const xobjects = resources.get('XObject');
-    if (!xobjects.isDictionary()) return;
-    xobjects.forEach((ref) => {
-      if (ref.isIndirect()) {
-        if (seen.has(ref.asIndirect())) return;
-        seen.add(ref.asIndirect());
-      }
-      const xobject = ref.resolve();
-      const subtype = xobject.get('Subtype');
-      if (subtype.isName() && subtype.asName() === 'Image') {
-        const [w, h] = [xobject.get('Width').asNumber(), xobject.get('Height').asNumber()];
-        if (w * h > maxPixels) {
-          throw new Error(
-            `PDF page ${index + 1} holds an image of ${w}×${h} pixels, over the limit of ${maxPixels} ` +
-              'pixels (OCR_IMAGE_MAX_PIXELS)',
-          );
-        }
-      } else if (depth < MAX_FORM_DEPTH) {
-        const inner = xobject.get('Resources');
-        if (inner.isDictionary()) visit(inner, depth + 1);
-      }
-    });
-  };
-  const resources = page.getInheritable('Resources');
-  if (resources.isDictionary()) visit(resources, 0);
 }
 
 /** A grey pixmap as a binary PGM (P5). */

@@ -5,6 +5,7 @@ import { DocumentsSettings } from '../documents.settings';
 import { ParsedText } from './document-parsers';
 import { InputLimits } from './input-limits';
 import { RenderedPage } from './page-renderer';
+import { recycleOverBudget } from './sandbox-recycling';
 
 type Pool = ReturnType<typeof pool>;
 
@@ -17,11 +18,14 @@ const SOURCE_HOOK = SOURCE_EXT === '.ts' ? ['--require', require.resolve('sucras
  * PDF, DOCX, DOC and TIFF parsing, and the rendering of scanned pages, in child processes, OCR_WORKERS at a time, each with its heap capped at
  * OCR_SANDBOX_MEMORY_MB. Processes rather than threads: V8 may end the whole process, not just the
  * thread, when a worker thread runs out of heap. A process that reaches the cap dies, one whose task
- * is aborted (the document's time limit) is killed, and the pool starts another.
+ * is aborted (the document's time limit) is killed, and the pool starts another. A process whose
+ * resident memory is above OCR_SANDBOX_MEMORY_MB after a task is replaced before its next one.
  */
 @Injectable()
 export class ParseSandbox implements OnModuleDestroy {
   private processes?: Pool;
+  /** Replaces, soon, an idle process over OCR_SANDBOX_MEMORY_MB (see sandbox-recycling.ts). */
+  private recycle = () => {};
 
   constructor(private readonly settings: DocumentsSettings) {}
 
@@ -53,6 +57,7 @@ export class ParseSandbox implements OnModuleDestroy {
       throw this.explain(err as Error);
     } finally {
       signal.removeEventListener('abort', cancel);
+      this.recycle();
     }
   }
 
@@ -63,7 +68,8 @@ export class ParseSandbox implements OnModuleDestroy {
 
   /** Created on the first document, so a process that parses nothing starts no child. */
   private pool(): Pool {
-    return (this.processes ??= pool(WORKER, {
+    if (this.processes) return this.processes;
+    this.processes = pool(WORKER, {
       workerType: 'process',
       minWorkers: 1,
       maxWorkers: this.settings.OCR_WORKERS,
@@ -75,7 +81,9 @@ export class ParseSandbox implements OnModuleDestroy {
         serialization: 'advanced',
         execArgv: [...SOURCE_HOOK, `--max-old-space-size=${this.settings.OCR_SANDBOX_MEMORY_MB}`],
       },
-    }));
+    });
+    this.recycle = recycleOverBudget(this.processes, this.settings.OCR_SANDBOX_MEMORY_MB * 2 ** 20);
+    return this.processes;
   }
 
   /** A process that died: V8 aborts (SIGABRT) when the heap cap is reached. */

@@ -1,6 +1,7 @@
 import { worker } from 'workerpool';
 import { parseDocument, ParsedText, pdfjs } from './document-parsers';
 import { InputLimits } from './input-limits';
+import { mupdf } from './mupdf-module';
 import { RenderedPage, renderPage } from './page-renderer';
 
 const buffer = (content: Uint8Array) => Buffer.from(content.buffer, content.byteOffset, content.byteLength);
@@ -15,6 +16,7 @@ function render(content: Uint8Array, ext: string, index: number, limits: InputLi
 }
 
 worker({ parse, render });
-// Loaded while the process waits for its first task, so a fresh process reads at once. MuPDF (for
-// scanned pages) is compiled on the first page a process renders.
+// Loaded while the process waits for its first task, so a fresh process reads at once: pdfjs for
+// text layers, MuPDF for the size check of every PDF and for scanned pages.
 pdfjs();
+mupdf().catch(() => undefined); // met again, and reported, by the first PDF

@@ -1,60 +1,99 @@
-import { constants, inflateSync } from 'node:zlib';
+// Types only: the package's types are reached through its `exports`, which this build's resolution skips.
+import type * as MuPdf from 'mupdf/dist/mupdf';
+import { mupdf } from './mupdf-module';
+import { countDecoded, DecodeBudget, Filter } from './stream-decoders';
 
-const STREAM = Buffer.from('stream');
-const END_STREAM = Buffer.from('endstream');
-/** How far back from `stream` its dictionary is looked for. */
-const DICTIONARY_WINDOW = 2048;
-
-/** A zlib header: deflate method, a window of at most 32 KiB and a valid check. */
-const isZlib = (data: Buffer) =>
-  data.length > 2 && (data[0] & 0x0f) === 8 && data[0] >> 4 <= 7 && ((data[0] << 8) | data[1]) % 31 === 0;
-
-/** Images are not decoded when the text layer is read, so their streams do not count. */
-function isImage(content: Buffer, streamAt: number): boolean {
-  const head = content.subarray(Math.max(0, streamAt - DICTIONARY_WINDOW), streamAt).toString('latin1');
-  const dictionary = head.slice(head.lastIndexOf(' obj'));
-  return /\/Subtype\s*\/Image\b/.test(dictionary);
-}
-
-/** Each stream's data (`stream` EOL … `endstream`). */
-function* streams(content: Buffer): Generator<Buffer> {
-  let at = content.indexOf(STREAM);
-  while (at >= 0) {
-    let start = at + STREAM.length;
-    const isEndKeyword = at >= 3 && content.toString('latin1', at - 3, at) === 'end';
-    if (isEndKeyword) {
-      at = content.indexOf(STREAM, start);
-      continue;
-    }
-    if (content[start] === 0x0d) start++;
-    if (content[start] === 0x0a) start++;
-    const end = content.indexOf(END_STREAM, start);
-    if (end < 0) return;
-    if (!isImage(content, at)) yield content.subarray(start, end);
-    at = content.indexOf(STREAM, end + END_STREAM.length);
-  }
+/** A stream's filters in decoding order, from its /Filter and /DecodeParms (an inline image's /F and /DP). */
+export function filtersOf(filter: MuPdf.PDFObject, parms: MuPdf.PDFObject): Filter[] {
+  const names = filter.isArray() ? Array.from({ length: filter.length }, (_, i) => filter.get(i)) : [filter];
+  if (names.length === 1 && names[0].isNull()) return [];
+  return names.map((name, i) => {
+    const own = parms.isArray() ? parms.get(i) : parms;
+    const earlyChange = own.isDictionary() ? own.get('EarlyChange') : undefined;
+    return {
+      // A filter that is not a name stops the chain, as an unknown one does.
+      name: name.isName() ? name.asName() : '',
+      earlyChange: earlyChange?.isNumber() ? earlyChange.asNumber() !== 0 : undefined,
+    };
+  });
 }
 
 /**
- * Inflates every Flate stream of a PDF (images aside) within one budget, keeping none of the output
- * beyond one stream, and refuses the PDF when together they inflate to more than `maxBytes`. A
- * truncated stream counts for what it yields; a stream zlib cannot read is left to the parser.
+ * Streams the text layer's reader reads as drawing operators whatever their dictionary says: pages'
+ * contents and Type 3 glyphs. Labelled as images, they are counted all the same.
  */
-export function checkPdfInflatedSize(content: Buffer, maxBytes: number): void {
-  const tooLarge = () =>
-    new Error(`PDF streams inflate to more than ${maxBytes} bytes (OCR_PDF_MAX_INFLATED_BYTES)`);
-  let left = maxBytes;
-  for (let data of streams(content)) {
-    // A filter chain may deflate the same data twice or more: follow it.
-    while (isZlib(data)) {
-      try {
-        data = inflateSync(data, { maxOutputLength: left + 1, finishFlush: constants.Z_SYNC_FLUSH });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
-        break;
+function drawnStreams(doc: MuPdf.PDFDocument, count: number): Set<number> {
+  const drawn = new Set<number>();
+  const add = (ref: MuPdf.PDFObject) => {
+    if (ref.isIndirect()) drawn.add(ref.asIndirect());
+  };
+  for (let num = 1; num < count; num++) {
+    try {
+      const object = doc.newIndirect(num);
+      if (!object.isDictionary()) continue;
+      const [type, subtype] = [object.get('Type'), object.get('Subtype')];
+      if (type.isName() && type.asName() === 'Page') {
+        const contents = object.get('Contents');
+        if (contents.isArray()) for (let i = 0; i < contents.length; i++) add(contents.get(i));
+        else add(contents);
+      } else if (subtype.isName() && subtype.asName() === 'Type3') {
+        const glyphs = object.get('CharProcs');
+        if (glyphs.isDictionary()) glyphs.forEach(add);
       }
-      left -= data.length;
-      if (left < 0) throw tooLarge();
+    } catch {
+      // an object MuPDF cannot load: the parser meets the same
     }
+  }
+  return drawn;
+}
+
+export const pdfBudget = (maxBytes: number) =>
+  new DecodeBudget(
+    maxBytes,
+    () => new Error(`PDF streams decode to more than ${maxBytes} bytes (OCR_PDF_MAX_INFLATED_BYTES)`),
+  );
+
+/**
+ * Decodes every stream of a PDF (images aside: reading the text layer never decodes them) through
+ * its filters within one budget, counting as it goes, and refuses the PDF as soon as together they
+ * pass `maxBytes`. MuPDF finds the streams and their filters (object streams, indirect values and
+ * encrypted files included); the decoding is ours, bounded. A file MuPDF cannot open is left to the
+ * parser.
+ */
+export async function checkPdfDecodedSize(content: Buffer, maxBytes: number): Promise<void> {
+  const lib = await mupdf();
+  let doc: MuPdf.PDFDocument;
+  try {
+    doc = new lib.PDFDocument(content);
+  } catch {
+    return;
+  }
+  try {
+    if (doc.needsPassword()) return;
+    const budget = pdfBudget(maxBytes);
+    const count = doc.countObjects();
+    const drawn = drawnStreams(doc, count);
+    for (let num = 1; num < count; num++) {
+      const ref = doc.newIndirect(num);
+      let filters: Filter[];
+      let raw: MuPdf.Buffer;
+      try {
+        if (!ref.isStream()) continue;
+        const subtype = ref.get('Subtype');
+        if (subtype.isName() && subtype.asName() === 'Image' && !drawn.has(num)) continue;
+        filters = filtersOf(ref.get('Filter'), ref.get('DecodeParms'));
+        if (!filters.length) continue;
+        raw = ref.readRawStream();
+      } catch {
+        continue; // an object MuPDF cannot load: the parser meets the same
+      }
+      try {
+        countDecoded(raw.asUint8Array(), filters, budget);
+      } finally {
+        raw.destroy();
+      }
+    }
+  } finally {
+    doc.destroy();
   }
 }
