@@ -21,16 +21,18 @@ return 1
 /**
  * KEYS ring, payload, turn, clients; ARGV base, cap, now. The first client in turn order below its
  * cap gives its oldest pending job, which is counted in flight; the client goes to the back of the
- * ring (or leaves it when nothing is left). Answers [job id, data], or nil when no client may move.
+ * ring (or leaves it when nothing is left). Answers [job id, data, how many of the client's jobs were
+ * in flight before it], or nil when no client may move.
  */
 export const PICK = `
 for _, client in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   local pending = ARGV[1] .. ':pending:' .. client
   local inflight = ARGV[1] .. ':inflight:' .. client
   local id = redis.call('ZRANGE', pending, 0, 0)[1]
+  local ahead = redis.call('ZCARD', inflight)
   if not id then
     redis.call('ZREM', KEYS[1], client)
-  elseif redis.call('ZCARD', inflight) < tonumber(ARGV[2]) then
+  elseif ahead < tonumber(ARGV[2]) then
     redis.call('ZREM', pending, id)
     redis.call('ZADD', inflight, ARGV[3], id)
     redis.call('SADD', KEYS[4], client)
@@ -39,7 +41,7 @@ for _, client in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
     else
       redis.call('ZREM', KEYS[1], client)
     end
-    return { id, redis.call('HGET', KEYS[2], id) }
+    return { id, redis.call('HGET', KEYS[2], id), ahead }
   end
 end
 return false

@@ -50,12 +50,31 @@ describe('FairTenantQueue', () => {
     });
     await as('gamma', () => queue.add([{ key: 7 }]));
     while (order.length < 22) await sleep(20);
-    expect(order.slice(0, 3)).toEqual(['acme:0', 'acme:1', 'beta:0']);
-    expect(order.indexOf('gamma:7')).toBeLessThanOrEqual(4);
+    // beta's first job goes ahead of acme's second, queued before it; so does gamma's, queued while
+    // acme's first job ran.
+    expect(order.slice(0, 2)).toEqual(['acme:0', 'beta:0']);
+    expect(order.indexOf('gamma:7')).toBeLessThanOrEqual(3);
+    expect(order.indexOf('gamma:7')).toBeLessThan(order.indexOf('acme:2'));
     expect(order.filter((o) => o.startsWith('acme'))).toEqual(
       Array.from({ length: 20 }, (_, i) => `acme:${i}`),
     );
     expect(await queue.backlog()).toBe(0);
+  });
+
+  it("puts another client's first job ahead of every waiting job but one of a client at its cap", async () => {
+    const queue = open(4);
+    await as('acme', () => queue.add(Array.from({ length: 8 }, (_, i) => ({ key: i }))));
+    await as('beta', () => queue.add([{ key: 0 }, { key: 1 }]));
+    const order: string[] = [];
+    queue.process(1, ({ key }) => {
+      order.push(`${tenantContext.get().client.identifier}:${key}`);
+      return sleep(5);
+    });
+    while (order.length < 10) await sleep(20);
+    expect(order.slice(0, 4)).toEqual(['acme:0', 'beta:0', 'acme:1', 'beta:1']);
+    expect(order.filter((o) => o.startsWith('acme'))).toEqual(
+      Array.from({ length: 8 }, (_, i) => `acme:${i}`),
+    );
   });
 
   it('frees a place only after the last attempt, and runs a failed attempt again', async () => {

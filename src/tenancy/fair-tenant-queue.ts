@@ -17,8 +17,10 @@ type Queued<T> = T & TenantJob;
 /**
  * A TenantQueue served fairly across clients. Work waits first in a pending list per client, in
  * Redis; clients with pending work take turns (round-robin), and a turn moves one job into the Bull
- * queue while that client has fewer than `maxInFlightPerClient` jobs there. A client that queues
- * thousands of jobs therefore holds at most its cap of places ahead of another client's first job.
+ * queue while that client has fewer than `maxInFlightPerClient` jobs there. In Bull a job's
+ * priority is its rank among its client's jobs there, so another client's first job goes ahead of
+ * every waiting second, third… job: a client that queues thousands of jobs holds back another
+ * client's first job by the jobs already running and at most one waiting job of its own.
  *
  * Jobs move on when work is queued, when a job ends (in the worker that ran it) and on a timer in
  * processing processes. A job leaves the in-flight count inside its last attempt, before Bull drops
@@ -127,16 +129,22 @@ export class FairTenantQueue<T extends object> extends TenantQueue<T> {
   private async moveOne(): Promise<boolean> {
     const args = [this.base, this.fair.maxInFlightPerClient, Date.now()];
     const keys = [this.key('ring'), this.key('payload'), this.key('turn'), this.key('clients')];
-    const picked = (await this.redis.eval(PICK, 4, ...keys, ...args)) as [string, string | null] | null;
+    const picked = (await this.redis.eval(PICK, 4, ...keys, ...args)) as
+      [string, string | null, number] | null;
     if (!picked) return false;
-    const [, payload] = picked;
-    if (payload) await this.addToBull(JSON.parse(payload) as Queued<T>);
+    const [, payload, ahead] = picked;
+    if (payload) await this.addToBull(JSON.parse(payload) as Queued<T>, ahead);
     return true;
   }
 
-  private addToBull(data: Queued<T>) {
+  /**
+   * Bull serves the lowest priority number first, in arrival order within one: a job goes in with
+   * its rank among its client's jobs in flight, so a client's first job waits behind no other
+   * client's second, whatever arrived first.
+   */
+  private addToBull(data: Queued<T>, ahead: number) {
     const { tenant, ...work } = data;
-    return this.queue.add(data, this.jobOptions(tenant, work as unknown as T, 0));
+    return this.queue.add(data, { ...this.jobOptions(tenant, work as unknown as T, 0), priority: ahead + 1 });
   }
 
   private release(tenant: JobTenant, jobId: string) {
@@ -154,7 +162,7 @@ export class FairTenantQueue<T extends object> extends TenantQueue<T> {
         if ((await this.redis.zscore(inflight, id)) === null) continue; // released meanwhile
         const payload = await this.redis.hget(this.key('payload'), id);
         await this.redis.zadd(inflight, Date.now(), id);
-        if (payload) await this.addToBull(JSON.parse(payload) as Queued<T>);
+        if (payload) await this.addToBull(JSON.parse(payload) as Queued<T>, this.fair.maxInFlightPerClient);
         else await this.redis.zrem(inflight, id);
       }
     }
