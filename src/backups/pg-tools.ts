@@ -3,9 +3,10 @@ import { setPriority } from 'node:os';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DbTarget } from '../database/data-source-factory';
+import { pgToolConnectionArgs, pgToolEnv, pgToolExit } from '../database/pg-tool-process';
 
-/** The tail of a tool's error output kept for the server log. */
-const STDERR_KEPT = 4000;
+export { PgToolError } from '../database/pg-tool-process';
+
 const BACKGROUND_NICENESS = 10;
 
 /**
@@ -14,12 +15,12 @@ const BACKGROUND_NICENESS = 10;
  * so a consumer never takes a cut dump for a complete one.
  */
 export function dumpDatabase(db: DbTarget): Readable {
-  const dump = spawn('pg_dump', [...connectionArgs(db), '--format=custom', '--no-owner'], {
-    env: toolEnv(db),
+  const dump = spawn('pg_dump', [...pgToolConnectionArgs(db), '--format=custom', '--no-owner'], {
+    env: pgToolEnv(db),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   yieldCpu(dump);
-  const exited = exitOf(dump, 'pg_dump');
+  const exited = pgToolExit(dump, 'pg_dump');
   const gate = new Transform({
     transform: (chunk, _enc, done) => done(null, chunk),
     flush: (done) => void exited.then((err) => done(err)),
@@ -48,10 +49,10 @@ function yieldCpu(child: ChildProcess) {
 export async function restoreDatabase(db: DbTarget, archive: Readable): Promise<void> {
   const restore = spawn(
     'pg_restore',
-    [...connectionArgs(db), '--no-owner', '--no-acl', '--exit-on-error', '--single-transaction'],
-    { env: toolEnv(db), stdio: ['pipe', 'ignore', 'pipe'] },
+    [...pgToolConnectionArgs(db), '--no-owner', '--no-acl', '--exit-on-error', '--single-transaction'],
+    { env: pgToolEnv(db), stdio: ['pipe', 'ignore', 'pipe'] },
   );
-  const exited = exitOf(restore, 'pg_restore');
+  const exited = pgToolExit(restore, 'pg_restore');
   try {
     await pipeline(archive, restore.stdin);
   } catch (err) {
@@ -72,7 +73,7 @@ export async function checkArchive(archive: Readable): Promise<void> {
     env: { PATH: process.env.PATH, LANG: 'C' },
     stdio: ['pipe', 'ignore', 'pipe'],
   });
-  const exited = exitOf(list, 'pg_restore --list');
+  const exited = pgToolExit(list, 'pg_restore --list');
   let open = true;
   list.stdin.on('error', () => (open = false)); // it stops reading once it has the table of contents
   list.stdin.on('close', () => (open = false));
@@ -102,39 +103,3 @@ export async function checkArchive(archive: Readable): Promise<void> {
   const failed = await exited;
   if (failed) throw failed;
 }
-
-function connectionArgs(db: DbTarget): string[] {
-  return [
-    '--host',
-    db.host,
-    '--port',
-    String(db.port),
-    '--username',
-    db.username,
-    '--dbname',
-    db.database,
-    '--no-password',
-  ];
-}
-
-function toolEnv(db: DbTarget): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LANG: 'C' };
-  if (db.password) env.PGPASSWORD = db.password;
-  return env;
-}
-
-/** Resolves with an error (its output's tail in the message) unless the tool exited with 0. */
-function exitOf(child: ChildProcess, tool: string): Promise<Error | null> {
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT);
-  });
-  return new Promise((resolve) => {
-    child.once('error', (err) => resolve(new PgToolError(`${tool} could not run: ${err.message}`)));
-    child.once('close', (code, signal) =>
-      resolve(code === 0 ? null : new PgToolError(`${tool} exited with ${code ?? signal}: ${stderr.trim()}`)),
-    );
-  });
-}
-
-export class PgToolError extends Error {}

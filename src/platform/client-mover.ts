@@ -12,7 +12,8 @@ import { PlatformDatabase } from '../tenancy/platform-database';
 import { identityOver, readServerIdentity, sameServer, ServerIdentity } from '../tenancy/server-identity';
 import { ClientMoveLock } from './client-move-lock';
 import { ClientMoveQueue, MovedSource } from './client-move.queue';
-import { copyDatabase, DatabaseCopyError } from './database-copy';
+import { PgToolError } from '../database/pg-tool-process';
+import { copyDatabase } from './database-copy';
 import { MoveJobs, MoveJobView, MoveStep } from './move-jobs';
 import { PlatformSettings } from './platform.settings';
 import { publicFailure } from './public-failure';
@@ -368,6 +369,6 @@ export function movedDatabaseName(current: string, jobId: string): string {
 
 function failure(err: unknown): string {
   if (err instanceof MoveRefused) return err.message;
-  if (err instanceof DatabaseCopyError) return 'Copying the database failed; see the server log';
+  if (err instanceof PgToolError) return 'Copying the database failed; see the server log';
   return publicFailure(err);
 }
