@@ -1,11 +1,11 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { compileApp } from '../support/compile-app';
+import { compileApp, startCompiledWorker } from '../support/compile-app';
 import { clientDatabase, sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import { databaseUrl } from '../support/test-env';
@@ -13,32 +13,9 @@ import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp }
 import { platform, sleep, until } from './helpers';
 
 const ROOT = join(__dirname, '..', '..');
-const WORKER = join(ROOT, 'dist', 'backups-e2e', 'src', 'worker.js');
+const OUT = join(ROOT, 'dist', 'backups-e2e');
 
-function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER], {
-    cwd: ROOT,
-    env: { ...env, QUEUE_PROCESSORS_ENABLED: 'true', WORKER_PORT: '0', LOG_LEVEL: 'log' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`worker did not start:\n${output}`));
-    }, 30000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Worker running; probes on port (\d+)/.test(output)) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
-  });
-}
+const startWorker = async (env: NodeJS.ProcessEnv) => (await startCompiledWorker(OUT, env)).child;
 
 async function kill(worker: ChildProcess) {
   const exited = new Promise((resolve) => worker.once('exit', resolve));

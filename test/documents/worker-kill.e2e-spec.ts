@@ -1,42 +1,18 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { bootApp, superAdminToken, TestApp } from '../support/test-app';
 import { until } from '../webhooks/receiver';
 import { FakeOcrService } from './fake-ocr-service';
 import { renderTextPng } from './fixtures';
 import { documentOf, upload } from './helpers';
-import { compileApp } from '../support/compile-app';
+import { compileApp, startCompiledWorker } from '../support/compile-app';
 
 const ROOT = join(__dirname, '..', '..');
 const OUT = join(ROOT, 'dist', 'documents-e2e');
-const WORKER = join(OUT, 'src', 'worker.js');
 
 const compile = () => compileApp('documents-e2e');
 
-function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER], {
-    cwd: ROOT,
-    env: { ...env, QUEUE_PROCESSORS_ENABLED: 'true', WORKER_PORT: '0', LOG_LEVEL: 'log' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`worker did not start:\n${output}`));
-    }, 30000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Worker running; probes on port (\d+)/.test(output)) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
-  });
-}
+const startWorker = async (env: NodeJS.ProcessEnv) => (await startCompiledWorker(OUT, env)).child;
 
 /** A worker killed with SIGKILL in the middle of an OCR job loses no document. */
 describe('an OCR job survives a killed worker', () => {

@@ -1,45 +1,23 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { bootApp, superAdminToken, TestApp } from '../support/test-app';
 import { REDIS_URL } from '../support/test-env';
 import { Receiver, until } from './receiver';
-import { compileApp } from '../support/compile-app';
+import { compileApp, startCompiledWorker } from '../support/compile-app';
 
 const ROOT = join(__dirname, '..', '..');
 const OUT = join(ROOT, 'dist', 'webhooks-e2e');
-const WORKER = join(OUT, 'src', 'worker.js');
 
 const compile = () => compileApp('webhooks-e2e');
 
 const workerPorts = new WeakMap<ChildProcess, number>();
 
 /** Starts `node dist/.../worker.js` and resolves once it is running. */
-function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER], {
-    cwd: ROOT,
-    env: { ...env, QUEUE_PROCESSORS_ENABLED: 'true', WORKER_PORT: '0', LOG_LEVEL: 'log' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL'); // a worker that starts late must not outlive the test
-      reject(new Error(`worker did not start:\n${output}`));
-    }, 30000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const running = /Worker running; probes on port (\d+)/.exec(output);
-      if (running) {
-        clearTimeout(timer);
-        workerPorts.set(child, Number(running[1]));
-        resolve(child);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
-  });
+async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const worker = await startCompiledWorker(OUT, env);
+  workerPorts.set(worker.child, worker.port);
+  return worker.child;
 }
 
 describe('a delivery survives a killed worker', () => {
