@@ -17,7 +17,7 @@ import { BackupRows } from './backup-rows';
 import { BackupVerifier } from './backup-verifier';
 import { BackupsSettings } from './backups.settings';
 import { PgToolError, restoreDatabase } from './pg-tools';
-import { RestoreDatabases } from './restore-databases';
+import { ExistsOnServer, RestoreDatabases } from './restore-databases';
 import { RestoreJob, RestoreJobs } from './restore-jobs';
 
 /**
@@ -102,7 +102,8 @@ export class BackupRestorer {
         if (client?.status === 'ACTIVE') job.status = 'done';
         else {
           if (client) {
-            await this.restores.drop(client, client.databaseName, true);
+            // Only what the stopped run recorded as its own.
+            if (job.created) await this.restores.drop(client, client.databaseName, true);
             await this.platform.clients().update(client.id, { lastError: STOPPED });
           }
           job.status = 'failed';
@@ -177,8 +178,10 @@ export class BackupRestorer {
     await this.platform.clients().update(client.id, { databasePassword: this.secrets.encrypt(password) });
     Object.assign(job, { freshDatabase: client.databaseName });
     await this.jobs.save(job);
+    let created = false;
     try {
-      await this.restores.create(client, client.databaseName, password);
+      await this.restores.create(client, client.databaseName, password, () => (created = true));
+      await this.jobs.save(Object.assign(job, { created }));
       await this.fill(client, job);
       await this.platform.clients().update(client.id, {
         status: 'ACTIVE',
@@ -187,7 +190,7 @@ export class BackupRestorer {
       });
       await this.registry.changed();
     } catch (err) {
-      await this.restores.drop(client, client.databaseName, true).catch(() => undefined);
+      if (created) await this.restores.drop(client, client.databaseName, true).catch(() => undefined);
       await this.platform.clients().update(client.id, { lastError: publicReason(err) });
       throw err;
     }
@@ -245,7 +248,7 @@ const STOPPED = 'The worker running the restore stopped before it finished';
 class RestoreRefused extends Error {}
 
 function publicReason(err: unknown): string {
-  if (err instanceof RestoreRefused) return err.message;
+  if (err instanceof RestoreRefused || err instanceof ExistsOnServer) return err.message;
   if (err instanceof CorruptBackup) return `The backup cannot be restored: ${err.message}`;
   if (err instanceof PgToolError) return 'Restoring the database failed; see the server log';
   return 'The restore failed; see the server log';

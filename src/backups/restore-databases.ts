@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { withAdminConnection } from '../database/data-source-factory';
+import { databaseExists, withAdminConnection } from '../database/data-source-factory';
 import { quoteIdent, quoteLiteral } from '../database/ddl';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
@@ -12,24 +12,36 @@ const NAME_MAX = 63;
 export class RestoreDatabases {
   constructor(private readonly databases: ClientDatabases) {}
 
-  /** A fresh database name for the client: its base name (that of its login role) and a random tail. */
+  /**
+   * A fresh database name for the client: `_`, its base name (that of its login role), `_r` and a
+   * random tail. The leading underscore keeps it apart from every name provisioning derives from an
+   * identifier (those start with a letter), so no client created later is handed it.
+   */
   freshName(client: Client, tail: string): string {
-    return `${client.databaseUsername.slice(0, NAME_MAX - tail.length - 2)}_r${tail}`;
+    return `_${client.databaseUsername.slice(0, NAME_MAX - tail.length - 3)}_r${tail}`;
   }
 
-  /** The client's login role (created when missing, with this password when given) and an empty database. */
-  async create(client: Client, database: string, password?: string): Promise<void> {
+  /**
+   * An empty database `database` the client's login role may use. With a password (a new client),
+   * the login role is created too, and a role or database of those names already on the server
+   * refuses the whole step before anything is made: a restore never takes over, nor later drops,
+   * what it did not create. `onCreated` is called once something is the restore's own.
+   */
+  async create(client: Client, database: string, password?: string, onCreated = () => {}): Promise<void> {
     const role = quoteIdent(client.databaseUsername);
     const db = quoteIdent(database);
     await withAdminConnection(await this.databases.adminTarget(client, 'postgres'), async (pg) => {
+      if (await databaseExists(pg, database)) throw new ExistsOnServer(`database ${database}`);
       if (password !== undefined) {
         const { rowCount } = await pg.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
           client.databaseUsername,
         ]);
-        if (!rowCount) await pg.query(`CREATE ROLE ${role} LOGIN`);
-        await pg.query(`ALTER ROLE ${role} WITH LOGIN PASSWORD ${quoteLiteral(password)}`);
+        if (rowCount) throw new ExistsOnServer(`login role ${client.databaseUsername}`);
+        await pg.query(`CREATE ROLE ${role} LOGIN PASSWORD ${quoteLiteral(password)}`);
+        onCreated();
       }
       await pg.query(`CREATE DATABASE ${db}`);
+      onCreated();
       await pg.query(`REVOKE ALL ON DATABASE ${db} FROM PUBLIC`);
       await pg.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${db} TO ${role}`);
     });
@@ -57,5 +69,12 @@ export class RestoreDatabases {
           WHERE status IN ('PENDING', 'RETRYING')`,
       );
     });
+  }
+}
+
+/** A name a restore wanted is taken on the server by something it did not create. */
+export class ExistsOnServer extends Error {
+  constructor(what: string) {
+    super(`The server has a ${what} already; nothing was changed`);
   }
 }

@@ -27,6 +27,8 @@ export interface RestoreJob extends RestoreJobView {
   freshDatabase?: string;
   /** The database the client was on before an in-place restore. */
   previousDatabase?: string;
+  /** A new client's login role and database were made by this restore (and may be dropped by it). */
+  created?: boolean;
   heartbeatAt?: number;
 }
 
@@ -109,6 +111,7 @@ export const restoreView = ({
   requestedBy: _r,
   freshDatabase: _f,
   previousDatabase: _p,
+  created: _c,
   heartbeatAt: _h,
   ...view
 }: RestoreJob): RestoreJobView => view;

@@ -29,7 +29,7 @@ const POLL_MS = 50;
  *    the source database turns read-only for new sessions, and the sessions opened before are
  *    ended as soon as they are idle, so no write can commit there any more;
  * 2. copying: pg_dump of the source into a new database of the move's own name on the target
- *    (`<name>_m<job>`), which must be another PostgreSQL server than the source (checked live,
+ *    (`_<name>_m<job>`), which must be another PostgreSQL server than the source (checked live,
  *    before the pause and again on the connection that creates it);
  * 3. switching: the registry entry names the target and the new database, and every replica drops
  *    its connections.
@@ -358,13 +358,20 @@ const SAME_SERVER =
 const NAME_BYTES = 63;
 
 /**
- * The database a move creates: the client's name without an earlier move's suffix, then `_m` and
- * the job's first 8 characters (a job creates one database; its name says which job made it).
+ * The database a move creates: `_`, the client's base name (without an earlier move's or
+ * restore's marks), then `_m` and the job's first 8 characters (a job creates one database; its
+ * name says which job made it). The leading underscore keeps it apart from every name provisioning
+ * derives from an identifier (those start with the prefix, a letter), so no client created later
+ * can be handed a moved database.
  */
 export function movedDatabaseName(current: string, jobId: string): string {
   const suffix = `_m${jobId.replace(/-/g, '').slice(0, 8)}`;
-  const base = current.replace(/_m[0-9a-f]{8}$/, '');
-  return base.slice(0, NAME_BYTES - suffix.length) + suffix;
+  return `_${baseDatabaseName(current).slice(0, NAME_BYTES - 1 - suffix.length)}${suffix}`;
+}
+
+/** A client database's name without the marks a move or a restore added to it. */
+export function baseDatabaseName(name: string): string {
+  return name.startsWith('_') ? name.slice(1).replace(/_(m[0-9a-f]{8}|r[0-9a-f]{6})$/, '') : name;
 }
 
 function failure(err: unknown): string {

@@ -96,8 +96,8 @@ describe('client backups and restores (local store)', () => {
     (
       await sql<{ datname: string }>(
         t.masterDatabase,
-        'SELECT datname FROM pg_database WHERE datname LIKE $1',
-        [`${clientDatabase(t.masterDatabase, 'acme')}%`],
+        'SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE $2',
+        [`${clientDatabase(t.masterDatabase, 'acme')}%`, `\\_${clientDatabase(t.masterDatabase, 'acme')}%`],
       )
     ).map((r) => r.datname);
 
@@ -284,6 +284,26 @@ describe('client backups and restores (local store)', () => {
     );
     expect(row.database_username).toBe(clientDatabase(t.masterDatabase, 'acme-copy'));
     expect(row.database_password).toMatch(/^v1:/);
+  });
+
+  it("never takes over nor drops a database of the new client's name it did not create", async () => {
+    const taken = clientDatabase(t.masterDatabase, 'acme-taken');
+    await sql('postgres', `CREATE DATABASE "${taken}"`);
+    await sql(taken, "CREATE TABLE kept (note text); INSERT INTO kept VALUES ($$not the platform's$$)");
+    const jobId = await restore(backup.id, {
+      target: 'new-client',
+      identifier: 'acme-taken',
+      name: 'Acme taken',
+      contactEmail: 'taken@acme.test',
+    });
+    const job = await finished(jobId);
+    expect(job).toMatchObject({ status: 'failed' });
+    expect(job.error).toMatch(/has a database .* already; nothing was changed/);
+    expect(await sql<{ note: string }>(taken, 'SELECT note FROM kept')).toEqual([
+      { note: "not the platform's" },
+    ]);
+    const roles = await sql('postgres', 'SELECT 1 FROM pg_roles WHERE rolname = $1', [taken]);
+    expect(roles).toEqual([]);
   });
 
   it('refuses a corrupted backup with 422 BACKUP_CORRUPT and changes nothing', async () => {

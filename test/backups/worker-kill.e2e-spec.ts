@@ -138,9 +138,11 @@ describe('backups and restores survive a killed worker', () => {
       await sleep(20);
     }
     const databases = () =>
-      sql<{ datname: string }>(t.masterDatabase, 'SELECT datname FROM pg_database WHERE datname LIKE $1', [
-        `${database}%`,
-      ]).then((rows) => rows.map((r) => r.datname).sort());
+      sql<{ datname: string }>(
+        t.masterDatabase,
+        'SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE $2',
+        [`${database}%`, `\\_${database}%`],
+      ).then((rows) => rows.map((r) => r.datname).sort());
     // Killed once the fresh database exists: the restore is filling it.
     while ((await databases()).length < 2) await sleep(10);
     await kill(workers[1]);

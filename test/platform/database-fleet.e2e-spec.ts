@@ -253,7 +253,7 @@ describe('database servers: registry, placement, draining and moving a client', 
       'SELECT database_name AS copy FROM clients WHERE id = $1',
       [beta.id],
     );
-    expect(copy).toBe(`${database}_m${(jobId as string).replace(/-/g, '').slice(0, 8)}`);
+    expect(copy).toBe(`_${database}_m${(jobId as string).replace(/-/g, '').slice(0, 8)}`);
     const rows = await onSecond<{ name: string }>(second, copy, 'SELECT name FROM public.units');
     const stored = new Set(rows.map((r) => r.name));
     expect(acknowledged.filter((name) => !stored.has(name))).toEqual([]);

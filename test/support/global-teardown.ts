@@ -6,9 +6,11 @@ import { ADMIN_URL, REDIS_URL, runPrefix } from './test-env';
 export default async function globalTeardown() {
   const prefix = runPrefix();
   await withAdminConnection(parseDatabaseUrl(ADMIN_URL), async (pg) => {
-    const { rows: dbs } = await pg.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [
-      `${prefix}%`,
-    ]);
+    // Moves and restores name the databases they create `_<client database>_…`.
+    const { rows: dbs } = await pg.query(
+      'SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE $2',
+      [`${prefix}%`, `\\_${prefix}%`],
+    );
     for (const { datname } of dbs) {
       await pg.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     }
