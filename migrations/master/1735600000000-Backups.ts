@@ -3,6 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Backups of client databases (the objects themselves live in the backup store), and the mark of a
  * client whose database is being restored in place: every replica refuses its requests meanwhile.
+ * Safe beside the previous release: the indexes are built on the table this creates (empty), and
+ * `clients` only gains a nullable column (no rewrite, a short lock).
  */
 export class Backups1735600000000 implements MigrationInterface {
   name = 'Backups1735600000000';
