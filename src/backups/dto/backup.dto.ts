@@ -1,22 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import {
-  IsEmail,
-  IsIn,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  NotEquals,
-  ValidateIf,
-} from 'class-validator';
+import { IsClientIdentifier, IsSubdomain } from '../../tenancy/client-identifier';
+import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { BACKUP_KINDS, BACKUP_STATUSES, BackupKind, BackupStatus } from '../backup-rows';
 import { RESTORE_STATES, RESTORE_TARGETS, RestoreState, RestoreTarget } from '../restore-jobs';
-
-const lower = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.trim().toLowerCase() : value;
-const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export class BackupDto {
   @ApiProperty() id: number;
@@ -59,19 +45,12 @@ export class RestoreBackupDto {
 
   @ApiPropertyOptional({ description: 'new-client: its identifier (unique slug)', example: 'acme-copy' })
   @ValidateIf((o: RestoreBackupDto) => o.target === 'new-client')
-  @Transform(lower)
-  @IsString()
-  @Matches(/^[a-z][a-z0-9-]{1,38}[a-z0-9]$/, {
-    message: 'identifier must be 3-40 lowercase letters, digits or hyphens, starting with a letter',
-  })
-  @NotEquals('master', { message: 'identifier "master" is reserved' })
+  @IsClientIdentifier()
   identifier?: string;
 
   @ApiPropertyOptional({ description: 'new-client: its subdomain', example: 'acme-copy' })
   @IsOptional()
-  @Transform(lower)
-  @IsString()
-  @Matches(DNS_LABEL, { message: 'subdomain must be a DNS label' })
+  @IsSubdomain()
   subdomain?: string;
 
   @ApiPropertyOptional({ description: 'new-client: its display name', example: 'Acme Energy (copy)' })

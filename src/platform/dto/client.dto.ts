@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { IsClientIdentifier, IsSubdomain } from '../../tenancy/client-identifier';
 import {
   IsEmail,
   IsInt,
@@ -10,24 +11,17 @@ import {
   Max,
   MaxLength,
   Min,
-  NotEquals,
   ValidateIf,
 } from 'class-validator';
 import { CLIENT_STATUSES, ClientStatus } from '../../tenancy/entities/client.entity';
 
 const lower = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value;
-const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 export class CreateClientDto {
   @ApiProperty({ description: 'Unique slug; names the client database', example: 'acme-energy' })
-  @Transform(lower)
-  @IsString()
-  @Matches(/^[a-z][a-z0-9-]{1,38}[a-z0-9]$/, {
-    message: 'identifier must be 3-40 lowercase letters, digits or hyphens, starting with a letter',
-  })
-  @NotEquals('master', { message: 'identifier "master" is reserved' })
+  @IsClientIdentifier()
   identifier: string;
 
   @ApiProperty({
@@ -49,9 +43,7 @@ export class CreateClientDto {
 
   @ApiPropertyOptional({ example: 'acme' })
   @IsOptional()
-  @Transform(lower)
-  @IsString()
-  @Matches(DNS_LABEL, { message: 'subdomain must be a DNS label' })
+  @IsSubdomain()
   subdomain?: string;
 
   @ApiPropertyOptional({ example: 'maintenance.acme.com' })
@@ -107,9 +99,7 @@ export class UpdateClientDto {
 
   @ApiPropertyOptional({ nullable: true, type: String })
   @IsOptional()
-  @Transform(lower)
-  @IsString()
-  @Matches(DNS_LABEL, { message: 'subdomain must be a DNS label' })
+  @IsSubdomain()
   subdomain?: string;
 
   @ApiPropertyOptional({ nullable: true, type: String })
