@@ -27,3 +27,16 @@ export function assertCompanyAccess(
   if (scope === null || scope === companyId) return;
   throw AppError.forbidden('No access to this company');
 }
+
+/**
+ * The SQL condition that limits `column` to a company scope bound at `$<index>` (a scope from
+ * `companyScope`: null reaches every company). Repositories write every company condition with it.
+ */
+export function companyCondition(column: string, index: number): string {
+  return `($${index}::int IS NULL OR ${column} = $${index}::int)`;
+}
+
+/** The same rule as TypeORM find options: `{}` for every company, `{ companyId }` otherwise. */
+export function companyWhere(scope: number | null): { companyId?: number } {
+  return scope === null ? {} : { companyId: scope };
+}
