@@ -41,7 +41,16 @@ export function SqlNotRun(reason: string): MethodDecorator {
   return (target, key) => remember(target, { method: String(key), notRun: reason });
 }
 
-/** The examples declared on a repository class, in declaration order (decorators run bottom-up). */
+/**
+ * The examples declared on a repository class in source order. Decorators run member by member from
+ * the top, and bottom-up within one member: each member's run is turned back.
+ */
 export function sqlExamplesOf(repositoryClass: object): SqlExampleEntry[] {
-  return [...(examples.get(repositoryClass) ?? [])].reverse();
+  const runs: SqlExampleEntry[][] = [];
+  for (const entry of examples.get(repositoryClass) ?? []) {
+    const last = runs[runs.length - 1];
+    if (last && last[0].method === entry.method) last.push(entry);
+    else runs.push([entry]);
+  }
+  return runs.flatMap((run) => run.reverse());
 }
