@@ -5,15 +5,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { compileApp, startCompiledWorker } from '../support/compile-app';
+import { compileApp, runBuildFolder, startCompiledWorker } from '../support/compile-app';
 import { clientDatabase, sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import { databaseUrl } from '../support/test-env';
 import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp } from '../support/test-app';
 import { platform, sleep, until } from './helpers';
 
-const ROOT = join(__dirname, '..', '..');
-const OUT = join(ROOT, 'dist', 'backups-e2e');
+const OUT = runBuildFolder();
 
 const startWorker = async (env: NodeJS.ProcessEnv) => (await startCompiledWorker(OUT, env)).child;
 
@@ -49,7 +48,7 @@ describe('backups and restores survive a killed worker', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'backups-kill-'));
-    await Promise.all([compileApp('backups-e2e'), sink.start()]);
+    await Promise.all([compileApp(), sink.start()]);
     t = await bootApp({
       env: {
         QUEUE_PROCESSORS_ENABLED: 'false',

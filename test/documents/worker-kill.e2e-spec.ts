@@ -1,16 +1,14 @@
 import { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { bootApp, superAdminToken, TestApp } from '../support/test-app';
 import { until } from '../webhooks/receiver';
 import { FakeOcrService } from './fake-ocr-service';
 import { renderTextPng } from './fixtures';
 import { documentOf, upload } from './helpers';
-import { compileApp, startCompiledWorker } from '../support/compile-app';
+import { compileApp, runBuildFolder, startCompiledWorker } from '../support/compile-app';
 
-const ROOT = join(__dirname, '..', '..');
-const OUT = join(ROOT, 'dist', 'documents-e2e');
+const OUT = runBuildFolder();
 
-const compile = () => compileApp('documents-e2e');
+const compile = () => compileApp();
 
 const startWorker = async (env: NodeJS.ProcessEnv) => (await startCompiledWorker(OUT, env)).child;
 

@@ -20,7 +20,7 @@ describe('operations: first run', () => {
   });
 
   it('prints the generated SUPER_ADMIN password in clear once, and it signs in', async () => {
-    const out = await compileApp('first-run-e2e');
+    const out = await compileApp();
     const master = `${runPrefix()}_first_run`;
     const env: NodeJS.ProcessEnv = {
       ...t.env,

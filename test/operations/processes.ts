@@ -1,11 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { compileApp } from '../support/compile-app';
+import { compileApp, runBuildFolder } from '../support/compile-app';
 
 const ROOT = join(__dirname, '..', '..');
-const OUT = join(ROOT, 'dist', 'operations-e2e');
+const OUT = runBuildFolder();
 
-export const compile = () => compileApp('operations-e2e');
+export const compile = () => compileApp();
 
 /** A spawned `node dist/src/main.js` or `worker.js`, its output kept for the assertions. */
 export interface Spawned {

@@ -107,7 +107,7 @@ describe('operations: one listening socket through start-up', () => {
   let out: string;
 
   beforeAll(async () => {
-    const built = compileApp('start-up-socket-e2e');
+    const built = compileApp();
     // The in-process app only lends its deployment (master database, Redis); the spawned ones join it.
     t = await bootApp({ env: { QUEUE_PROCESSORS_ENABLED: 'false' } });
     out = await built;

@@ -1,32 +1,55 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { runPrefix } from './test-env';
 
 const ROOT = join(__dirname, '..', '..');
 
+/** The run's one build of the app, shared by every test file that starts compiled processes. */
+export const runBuildFolder = () => join(ROOT, 'dist', `test-${runPrefix()}`);
+
+function compileInto(out: string): Promise<void> {
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const args = [
+    tsc,
+    '-p',
+    'tsconfig.build.json',
+    '--outDir',
+    out,
+    '--tsBuildInfoFile',
+    join(out, '.tsbuildinfo'),
+  ];
+  return new Promise((resolve) => execFile(process.execPath, args, { cwd: ROOT }, () => resolve()));
+}
+
 /**
- * Compiles the app (as `npm run build` does) into `dist/<folder>`, a folder of the calling test's
- * own so test files running side by side never write over each other's output; type errors
- * elsewhere in the tree do not stop the emit. Resolves with the output folder.
+ * Compiles the app (as `npm run build` does) once per test run into a folder of the run's own, and
+ * resolves with that folder. The first caller, whichever jest worker it runs in, takes the lock
+ * and compiles; the others wait for its mark. Type errors elsewhere in the tree do not stop the emit.
  */
-export function compileApp(folder: string): Promise<string> {
-  const out = join(ROOT, 'dist', folder);
+export async function compileApp(): Promise<string> {
+  const out = runBuildFolder();
   const entry = join(out, 'src', 'worker.js');
-  return new Promise((resolve, reject) => {
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = [
-      tsc,
-      '-p',
-      'tsconfig.build.json',
-      '--outDir',
-      out,
-      '--tsBuildInfoFile',
-      join(out, '.tsbuildinfo'),
-    ];
-    execFile(process.execPath, args, { cwd: ROOT }, () =>
-      existsSync(entry) ? resolve(out) : reject(new Error(`tsc did not produce ${entry}`)),
-    );
-  });
+  const done = `${out}.done`;
+  try {
+    mkdirSync(`${out}.lock`, { recursive: false });
+  } catch {
+    const deadline = Date.now() + 300_000;
+    while (!existsSync(done) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    if (existsSync(entry)) return out;
+    throw new Error(`the run's build did not produce ${entry}`);
+  }
+  await compileInto(out);
+  writeFileSync(done, '');
+  if (!existsSync(entry)) throw new Error(`tsc did not produce ${entry}`);
+  return out;
+}
+
+/** Removes the run's build (global teardown). */
+export function removeRunBuild() {
+  const out = runBuildFolder();
+  for (const path of [out, `${out}.lock`, `${out}.done`]) rmSync(path, { recursive: true, force: true });
 }
 
 export interface StartedWorker {

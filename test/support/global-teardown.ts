@@ -1,8 +1,9 @@
 import Redis from 'ioredis';
 import { parseDatabaseUrl, withAdminConnection } from '../../src/database/data-source-factory';
+import { removeRunBuild } from './compile-app';
 import { ADMIN_URL, REDIS_URL, runPrefix } from './test-env';
 
-/** Drops every database and role of this run and its Redis keys. */
+/** Drops every database and role of this run, its Redis keys and its build of the app. */
 export default async function globalTeardown() {
   const prefix = runPrefix();
   await withAdminConnection(parseDatabaseUrl(ADMIN_URL), async (pg) => {
@@ -20,6 +21,7 @@ export default async function globalTeardown() {
     for (const { rolname } of roles) await pg.query(`DROP ROLE IF EXISTS "${rolname}"`);
   });
   await dropRunKeys();
+  removeRunBuild();
 }
 
 /** Deletes this run's Redis keys (the Redis server is shared even when the PostgreSQL cluster is not). */

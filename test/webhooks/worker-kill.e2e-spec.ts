@@ -1,15 +1,13 @@
 import { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import Redis from 'ioredis';
 import { bootApp, superAdminToken, TestApp } from '../support/test-app';
 import { REDIS_URL } from '../support/test-env';
 import { Receiver, until } from './receiver';
-import { compileApp, startCompiledWorker } from '../support/compile-app';
+import { compileApp, runBuildFolder, startCompiledWorker } from '../support/compile-app';
 
-const ROOT = join(__dirname, '..', '..');
-const OUT = join(ROOT, 'dist', 'webhooks-e2e');
+const OUT = runBuildFolder();
 
-const compile = () => compileApp('webhooks-e2e');
+const compile = () => compileApp();
 
 const workerPorts = new WeakMap<ChildProcess, number>();
 
