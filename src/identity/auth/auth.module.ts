@@ -79,7 +79,6 @@ export const AUTH_ENTITIES = [RefreshToken];
   exports: [
     PublicAddressBlocks,
     AuthSettings,
-    TwoFactorChallenges,
     JwtService,
     BearerAuthenticator,
     AuthStateCache,
