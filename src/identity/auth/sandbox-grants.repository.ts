@@ -42,7 +42,7 @@ export class SandboxGrantsRepository {
   }
 
   /** The user is granted exactly `sandboxIds` from now on. */
-  @SqlExample((c) => [c.manager, 1, [1, 2]])
+  @SqlExample((c) => [c.manager, 1, []])
   async replace(tx: EntityManager, userId: number, sandboxIds: number[]): Promise<void> {
     await tx.query('DELETE FROM public.user_sandboxes WHERE user_id = $1', [userId]);
     await tx.query('INSERT INTO public.user_sandboxes (user_id, sandbox_id) SELECT $1, unnest($2::int[])', [

@@ -47,7 +47,7 @@ export class CompaniesRepository {
     return tx.getRepository(Company).save(company);
   }
 
-  @SqlExample((c) => [c.manager, 1])
+  @SqlExample((c) => [c.manager, 999])
   async delete(tx: EntityManager, id: number): Promise<void> {
     await tx.getRepository(Company).delete({ id });
   }

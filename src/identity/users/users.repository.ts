@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, IsNull } from 'typeorm';
 import { companyWhere } from '../../access/company-rule';
 import { SqlExample } from '../../database/sql-example';
 import { TenantDatabase } from '../../tenancy/tenant-database';
@@ -77,8 +77,7 @@ export class UsersRepository {
       .getRepository(User)
       .createQueryBuilder('u')
       .innerJoinAndSelect('u.role', 'role')
-      .where('u.id = :id AND u.deleted_at IS NULL', { id })
-      .andWhere(companyWhere(scope));
+      .where({ id, deletedAt: IsNull(), ...companyWhere(scope) });
     if (lock) qb.setLock('pessimistic_write', undefined, ['u']);
     return qb.getOne();
   }
@@ -92,8 +91,7 @@ export class UsersRepository {
       .getRepository(User)
       .createQueryBuilder('u')
       .innerJoinAndSelect('u.role', 'role')
-      .where('u.deleted_at IS NULL')
-      .andWhere(companyWhere(scope))
+      .where({ deletedAt: IsNull(), ...companyWhere(scope) })
       .orderBy('u.id')
       .skip((page - 1) * pageSize)
       .take(pageSize);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { SqlExample } from '../../database/sql-example';
+import { SqlExample, SqlNotRun } from '../../database/sql-example';
 import { modifyReturning } from '../../database/sql';
 import type { ProviderType } from '../entities/identity-provider.entity';
 
@@ -76,7 +76,7 @@ export class SsoIdentitiesRepository {
     return Boolean(mine);
   }
 
-  @SqlExample((c) => [c.manager, EXAMPLE_LINK, 1])
+  @SqlNotRun('a link needs an identity provider row, and the database the script runs on has none')
   async insert(tx: EntityManager, link: IdentityLink, userId: number): Promise<void> {
     await tx.query(
       `INSERT INTO sso_identities (provider_id, user_id, subject, email, session_index)
