@@ -3,11 +3,10 @@ import { EntityManager } from 'typeorm';
 import { AuditWriter } from '../../audit-trail/audit-writer';
 import { AppError } from '../../common/errors/app-error';
 import { TenantDatabase } from '../../tenancy/tenant-database';
-import { CompaniesRepository, RolesRepository, User } from '../../identity';
+import { CompaniesRepository, RolesRepository, User, UserQuota } from '../../identity';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { SsoErrors } from '../sso-errors';
 import { domainAllowed, ExternalIdentity } from './external-identity';
-import { UserQuota } from '../../identity';
 import { IdentityLink, SsoIdentitiesRepository } from './sso-identities.repository';
 import { SsoUsersRepository } from './sso-users.repository';
 
