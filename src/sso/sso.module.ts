@@ -6,6 +6,8 @@ import { ExchangeCodes } from './flow/exchange-codes';
 import { LinkedAccountsService } from './flow/linked-accounts.service';
 import { RedirectAllowlist } from './flow/redirect-allowlist';
 import { SsoAccountsService } from './flow/sso-accounts.service';
+import { SsoIdentitiesRepository } from './flow/sso-identities.repository';
+import { SsoUsersRepository } from './flow/sso-users.repository';
 import { SsoFlowService } from './flow/sso-flow.service';
 import { SsoLoginService } from './flow/sso-login.service';
 import { SsoStateService } from './flow/sso-state.service';
@@ -15,6 +17,7 @@ import { OidcClients } from './oidc/oidc-clients';
 import { OidcFlowService } from './oidc/oidc-flow.service';
 import { IdpHttp } from './outbound/idp-http';
 import { IdentityProvidersController } from './providers/identity-providers.controller';
+import { IdentityProvidersRepository } from './providers/identity-providers.repository';
 import { IdentityProvidersService } from './providers/identity-providers.service';
 import { SamlFlowService } from './saml/saml-flow.service';
 import { SamlServiceProvider } from './saml/saml-service-provider';
@@ -49,6 +52,9 @@ export const SSO_ENTITIES = [IdentityProvider, SsoIdentity];
     SamlFlowService,
     SsoFlowService,
     LinkedAccountsService,
+    IdentityProvidersRepository,
+    SsoIdentitiesRepository,
+    SsoUsersRepository,
   ],
 })
 export class SsoModule {}

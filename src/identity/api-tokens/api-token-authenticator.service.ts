@@ -11,7 +11,7 @@ import { TenantDatabase } from '../../tenancy/tenant-database';
 import { toPermissions } from './api-token-permissions';
 import { ApiTokenUsage } from './api-token-usage';
 import { ApiTokenSettings } from './api-token.settings';
-import { ResourcePermission } from './entities/api-token.entity';
+import { ApiTokensRepository } from './api-tokens.repository';
 
 interface TokenRecord {
   id: number;
@@ -41,6 +41,7 @@ export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnAp
     private readonly usage: ApiTokenUsage,
     private readonly redis: RedisService,
     private readonly settings: ApiTokenSettings,
+    private readonly tokens: ApiTokensRepository,
   ) {}
 
   /** After every onModuleInit, so the shared subscriber connection is past its handshake. */
@@ -102,20 +103,16 @@ export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnAp
 
   private async load(hash: string): Promise<TokenRecord | null> {
     const dataSource = await this.db.dataSource();
-    const [row] = await dataSource.query(
-      `SELECT id, name, created_by_id, is_full_access, permissions, expires_at, revoked_at
-         FROM public.api_tokens WHERE token_hash = $1`,
-      [hash],
-    );
-    if (!row) return null;
+    const token = await this.tokens.findCredential(dataSource.manager, hash);
+    if (!token) return null;
     return {
-      id: row.id,
-      name: row.name,
-      createdById: row.created_by_id,
-      isFullAccess: row.is_full_access,
-      permissions: new Set(toPermissions(row.permissions as ResourcePermission[])),
-      expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
-      revoked: row.revoked_at !== null,
+      id: token.id,
+      name: token.name,
+      createdById: token.createdById,
+      isFullAccess: token.isFullAccess,
+      permissions: new Set(toPermissions(token.permissions)),
+      expiresAt: token.expiresAt ? new Date(token.expiresAt).getTime() : null,
+      revoked: token.revokedAt !== null,
     };
   }
 }

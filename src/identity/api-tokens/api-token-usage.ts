@@ -3,6 +3,7 @@ import { AuditWriter } from '../../audit-trail/audit-writer';
 import { TenantClient, tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { ApiTokenSettings } from './api-token.settings';
+import { ApiTokensRepository } from './api-tokens.repository';
 
 interface Use {
   client: TenantClient;
@@ -35,6 +36,7 @@ export class ApiTokenUsage implements OnModuleInit, OnModuleDestroy {
     private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
     private readonly settings: ApiTokenSettings,
+    private readonly tokens: ApiTokensRepository,
   ) {}
 
   onModuleInit() {
@@ -100,11 +102,7 @@ export class ApiTokenUsage implements OnModuleInit, OnModuleDestroy {
     const last = new Map<number, Date>();
     for (const use of uses) last.set(use.tokenId, use.at);
     await dataSource.transaction(async (m) => {
-      await m.query(
-        `UPDATE public.api_tokens t SET last_used_at = GREATEST(coalesce(t.last_used_at, u.at), u.at)
-           FROM unnest($1::int[], $2::timestamptz[]) AS u(id, at) WHERE t.id = u.id`,
-        [[...last.keys()], [...last.values()]],
-      );
+      await this.tokens.touchLastUsed(m, [...last.entries()]);
       for (const use of uses) {
         const store = {
           requestId: use.requestId,

@@ -5,6 +5,7 @@ import { ApiTokenAuthenticatorService } from './api-token-authenticator.service'
 import { ApiTokenUsage } from './api-token-usage';
 import { ApiTokenSettings } from './api-token.settings';
 import { ApiTokensController } from './api-tokens.controller';
+import { ApiTokensRepository } from './api-tokens.repository';
 import { ApiTokensService } from './api-tokens.service';
 import { ApiToken } from './entities/api-token.entity';
 
@@ -20,6 +21,7 @@ export const API_TOKEN_ENTITIES = [ApiToken];
     ApiTokenAuthenticatorService,
     { provide: API_TOKEN_AUTHENTICATOR, useExisting: ApiTokenAuthenticatorService },
     ApiTokensService,
+    ApiTokensRepository,
   ],
   exports: [API_TOKEN_AUTHENTICATOR, ApiTokenUsage],
 })

@@ -10,6 +10,7 @@ import { tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { ApiTokenAuthenticatorService } from './api-token-authenticator.service';
 import { refuseApiToken } from './api-token-limits';
+import { ApiTokensRepository } from './api-tokens.repository';
 import { toPermissions } from './api-token-permissions';
 import { ApiTokenDto, CreateApiTokenDto, CreatedApiTokenEnvelopeDto } from './dto/api-token.dto';
 import { ApiToken, ResourcePermission } from './entities/api-token.entity';
@@ -36,6 +37,7 @@ export class ApiTokensService {
     private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
     private readonly authenticator: ApiTokenAuthenticatorService,
+    private readonly tokens: ApiTokensRepository,
   ) {}
 
   async create(principal: Principal, dto: CreateApiTokenDto): Promise<CreatedApiTokenEnvelopeDto> {
@@ -66,20 +68,17 @@ export class ApiTokensService {
     const value = `${API_TOKEN_PREFIX}${randomToken(32)}`;
     const saved = await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const repo = tx.getRepository(ApiToken);
-        const token = await repo.save(
-          repo.create({
-            name: dto.name.trim(),
-            description: dto.description ?? null,
-            tokenHash: sha256(value),
-            tokenPreview: value.slice(0, 10),
-            createdById: principal.userId,
-            companyId: principal.companyId,
-            isFullAccess,
-            permissions,
-            expiresAt,
-          }),
-        );
+        const token = await this.tokens.insert(tx, {
+          name: dto.name.trim(),
+          description: dto.description ?? null,
+          tokenHash: sha256(value),
+          tokenPreview: value.slice(0, 10),
+          createdById: principal.userId,
+          companyId: principal.companyId,
+          isFullAccess,
+          permissions,
+          expiresAt,
+        });
         const view = toView(token);
         await this.audit.record(tx, {
           action: 'CREATE',
@@ -99,24 +98,18 @@ export class ApiTokensService {
   }
 
   async list(): Promise<{ data: ApiTokenDto[] }> {
-    const tokens = await this.db.production((m) => m.getRepository(ApiToken).find({ order: { id: 'ASC' } }));
+    const tokens = await this.db.production((m) => this.tokens.list(m));
     return { data: tokens.map(toView) };
   }
 
   async revoke(id: number): Promise<void> {
     const hash = await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const token = await tx
-          .getRepository(ApiToken)
-          .createQueryBuilder('t')
-          .addSelect('t.tokenHash')
-          .where('t.id = :id', { id })
-          .setLock('pessimistic_write')
-          .getOne();
+        const token = await this.tokens.lockWithHash(tx, id);
         if (!token) throw AppError.notFound('API token');
         if (token.revokedAt) return token.tokenHash;
         const revokedAt = new Date();
-        await tx.getRepository(ApiToken).update(id, { revokedAt });
+        await this.tokens.markRevoked(tx, id, revokedAt);
         await this.audit.record(tx, {
           action: 'DELETE',
           entityType: 'ApiToken',

@@ -1,21 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RedisService } from '../../redis/redis.service';
-import type { RoleType } from '../../access/roles';
-
-export interface AuthState {
-  userId: number;
-  email: string;
-  username: string | null;
-  companyId: number | null;
-  blocked: boolean;
-  deleted: boolean;
-  confirmed: boolean;
-  tokenVersion: number;
-  roleId: number;
-  role: RoleType;
-  permissions: ReadonlySet<string>;
-}
+import { AuthState, AuthStateRepository } from './auth-state.repository';
 
 const TTL_MS = 5000;
 const CHANNEL = 'auth:invalidate';
@@ -29,7 +15,10 @@ const CHANNEL = 'auth:invalidate';
 export class AuthStateCache implements OnApplicationBootstrap {
   private readonly entries = new Map<string, { state: Promise<AuthState | null>; expires: number }>();
 
-  constructor(private readonly redis: RedisService) {}
+  constructor(
+    private readonly redis: RedisService,
+    private readonly states: AuthStateRepository,
+  ) {}
 
   /**
    * Subscribed once every module is initialised: a SUBSCRIBE sent while the shared subscriber
@@ -43,7 +32,7 @@ export class AuthStateCache implements OnApplicationBootstrap {
     const key = `${client}:${userId}`;
     const hit = this.entries.get(key);
     if (hit && hit.expires > Date.now()) return hit.state;
-    const state = this.load(userId, dataSource);
+    const state = this.states.load(dataSource.manager, userId);
     this.entries.set(key, { state, expires: Date.now() + TTL_MS });
     state.catch(() => this.entries.delete(key));
     if (this.entries.size > 50_000) this.entries.delete(this.entries.keys().next().value!);
@@ -64,30 +53,5 @@ export class AuthStateCache implements OnApplicationBootstrap {
     }
     const prefix = key.slice(0, -1);
     for (const k of this.entries.keys()) if (k.startsWith(prefix)) this.entries.delete(k);
-  }
-
-  private async load(userId: number, dataSource: DataSource): Promise<AuthState | null> {
-    const rows = await dataSource.query(
-      `SELECT u.id, u.email, u.username, u.company_id, u.blocked, u.deleted_at, u.confirmed, u.token_version,
-              r.id AS role_id, r.type, r.permissions
-         FROM public.users u JOIN public.roles r ON r.id = u.role_id
-        WHERE u.id = $1`,
-      [userId],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      userId: row.id,
-      email: row.email,
-      username: row.username,
-      companyId: row.company_id,
-      blocked: row.blocked,
-      deleted: row.deleted_at !== null,
-      confirmed: row.confirmed,
-      tokenVersion: row.token_version,
-      roleId: row.role_id,
-      role: row.type,
-      permissions: new Set<string>(row.permissions),
-    };
   }
 }

@@ -1,18 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
-import { TenantDatabase } from '../../tenancy/tenant-database';
-import { User } from '../users/entities/user.entity';
+import { UsersRepository } from '../users/users.repository';
 import { accountLocked, LoginLocks } from './account-lock';
 import { AuthSettings } from './auth.settings';
 import { clientAddress, clientIdentifier, normalizeIdentifier } from './client-address';
 import { LoginDto } from './dto/login.dto';
 import { PasswordHasher } from './password-hasher';
 import { Limit, RateLimiter } from '../../rate-limits/rate-limiter';
+import { LoginSuccess, TwoFactorPending } from './login-success';
 import { SecurityAudit } from './security-audit';
-import { LoginResponse, SessionService } from './session.service';
-import { TwoFactorChallenges } from './two-factor/two-factor-challenge.service';
-
-export type TwoFactorPending = { requires2FA: true; tempToken: string };
+import { LoginResponse } from './session.service';
 
 const invalidCredentials = () =>
   AppError.unauthorized('Invalid identifier or password', 'INVALID_CREDENTIALS');
@@ -24,21 +21,20 @@ const invalidCredentials = () =>
 @Injectable()
 export class AuthService {
   constructor(
-    private readonly db: TenantDatabase,
+    private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
-    private readonly sessions: SessionService,
     private readonly settings: AuthSettings,
     private readonly limiter: RateLimiter,
     private readonly securityAudit: SecurityAudit,
-    private readonly challenges: TwoFactorChallenges,
     private readonly locks: LoginLocks,
+    private readonly success: LoginSuccess,
   ) {}
 
   async login(dto: LoginDto): Promise<LoginResponse | TwoFactorPending> {
     const identifier = normalizeIdentifier(dto.identifier);
     const limits = this.loginLimits(identifier);
     await this.limiter.consume('login', limits);
-    const user = await this.findByIdentifier(identifier);
+    const user = await this.users.findForLogin(identifier);
     const valid = await this.hasher.verify(dto.password, user?.passwordHash);
     const lock = await this.locks.check(user);
     if (!user) {
@@ -65,22 +61,7 @@ export class AuthService {
       if (!user.confirmed) throw AppError.forbidden('E-mail address not confirmed', 'EMAIL_NOT_CONFIRMED');
       throw invalidCredentials();
     }
-    // With two-factor the failure count stays until the second step succeeds: wrong codes add to it.
-    if (user.twoFactorEnabled) {
-      return this.challenges.begin(user, 'Password accepted; two-factor code required');
-    }
-    const session = await this.sessions.issue(user);
-    await this.locks.succeeded(user.id);
-    await this.securityAudit.record('LOGIN_SUCCESS', {
-      action: 'LOGIN',
-      entityType: 'User',
-      entityId: user.id,
-      userId: user.id,
-      username: user.email,
-      message: 'Logged in',
-      metadata: { success: true, method: 'password' },
-    });
-    return session;
+    return this.success.firstFactor(user, 'password');
   }
 
   /**
@@ -109,19 +90,5 @@ export class AuthService {
       message: `Login failed: ${reason}`,
       metadata: { success: false, reason },
     });
-  }
-
-  private findByIdentifier(identifier: string): Promise<User | null> {
-    return this.db.production((m) =>
-      m
-        .getRepository(User)
-        .createQueryBuilder('u')
-        .addSelect('u.passwordHash')
-        .innerJoinAndSelect('u.role', 'role')
-        .where('(lower(u.email) = :id OR lower(u.username) = :id) AND u.deleted_at IS NULL', {
-          id: identifier,
-        })
-        .getOne(),
-    );
   }
 }

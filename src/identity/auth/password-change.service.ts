@@ -4,9 +4,9 @@ import { AppError, EnvelopeBError } from '../../common/errors/app-error';
 import { MailService } from '../../mail/mail.service';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
-import { User } from '../users/entities/user.entity';
 import { AuthStateCache } from './auth-state.cache';
 import { PasswordHasher } from './password-hasher';
+import { PasswordsRepository } from './passwords.repository';
 import { readBody } from './password-reset.service';
 import { Principal } from '../../access/principal';
 import { SessionService } from './session.service';
@@ -30,6 +30,7 @@ export class PasswordChangeService {
     private readonly sessions: SessionService,
     private readonly mail: MailService,
     private readonly audit: AuditWriter,
+    private readonly passwords: PasswordsRepository,
   ) {}
 
   async change(principal: Principal, body: unknown): Promise<{ success: true; data: null }> {
@@ -42,25 +43,13 @@ export class PasswordChangeService {
     if (password.length > 200) throw new EnvelopeBError('Password must be at most 200 characters');
     if (passwordConfirmation !== password) throw new EnvelopeBError(CHANGE_MESSAGES.mismatch);
 
-    const user = await this.db.production((m) =>
-      m
-        .getRepository(User)
-        .createQueryBuilder('u')
-        .addSelect('u.passwordHash')
-        .where('u.id = :id', { id: principal.userId })
-        .getOne(),
-    );
+    const user = await this.passwords.findWithHash(principal.userId);
     if (!user || !(await this.hasher.verify(currentPassword, user.passwordHash)))
       throw new EnvelopeBError(CHANGE_MESSAGES.currentIncorrect);
     const passwordHash = await this.hasher.hash(password);
     await this.db.production((m) =>
       m.transaction(async (tx) => {
-        await tx.query(
-          `UPDATE public.users SET password_hash = $2, password_changed_at = now(),
-                  token_version = token_version + 1, updated_at = now()
-            WHERE id = $1`,
-          [user.id, passwordHash],
-        );
+        await this.passwords.change(tx, user.id, passwordHash);
         await this.sessions.revokeAll(tx, user.id);
         await this.audit.record(tx, {
           action: 'UPDATE',

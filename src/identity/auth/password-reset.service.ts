@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { AuditWriter } from '../../audit-trail/audit-writer';
 import { EnvelopeBError } from '../../common/errors/app-error';
-import { modifyReturning } from '../../database/sql';
 import { MailService } from '../../mail/mail.service';
 import { ClientLinks } from '../../tenancy/client-links';
 import { tenantContext } from '../../tenancy/tenant-context';
@@ -12,6 +11,7 @@ import { AuthSettings } from './auth.settings';
 import { AuthStateCache } from './auth-state.cache';
 import { clientIdentifier, normalizeIdentifier } from './client-address';
 import { PasswordHasher } from './password-hasher';
+import { PasswordsRepository } from './passwords.repository';
 import { RateLimiter } from '../../rate-limits/rate-limiter';
 import { SecurityAudit } from './security-audit';
 import { SessionService } from './session.service';
@@ -55,16 +55,14 @@ export class PasswordResetService {
     private readonly sessions: SessionService,
     private readonly audit: AuditWriter,
     private readonly securityAudit: SecurityAudit,
+    private readonly passwords: PasswordsRepository,
   ) {}
 
   /** Stores the hash of a new UUID-form code on the user and returns the code. */
   async issueCode(manager: EntityManager, userId: number): Promise<string> {
     const code = randomUUID();
     const expires = new Date(Date.now() + this.settings.PASSWORD_RESET_TTL_MINUTES * 60_000);
-    await manager.query(
-      'UPDATE public.users SET reset_token_hash = $2, reset_token_expires_at = $3 WHERE id = $1',
-      [userId, sha256(code), expires],
-    );
+    await this.passwords.setResetCode(manager, userId, sha256(code), expires);
     return code;
   }
 
@@ -87,11 +85,7 @@ export class PasswordResetService {
     // Known and unknown addresses run the same statements (an UPDATE that matches no row, an audit
     // entry), so the answer's timing does not tell whether the address has an account.
     const issued = await this.db.transaction(async (m) => {
-      const [user] = await m.query(
-        `SELECT id, email FROM public.users
-          WHERE lower(email) = $1 AND deleted_at IS NULL AND confirmed AND NOT blocked`,
-        [normalized],
-      );
+      const user = await this.passwords.findResettable(m, normalized);
       const code = await this.issueCode(m, user && allowed ? user.id : 0);
       await this.audit.record(m, {
         action: 'ACCESS',
@@ -106,7 +100,7 @@ export class PasswordResetService {
             : 'Password reset requested past the limit; no mail sent',
         metadata: { event: 'PASSWORD_RESET_REQUESTED', mailSent: Boolean(user) && allowed },
       });
-      return user && allowed ? { email: user.email as string, code } : null;
+      return user && allowed ? { email: user.email, code } : null;
     });
     if (issued) {
       const link = this.links.link(store.client, '/reset-password', { code: issued.code });
@@ -134,27 +128,13 @@ export class PasswordResetService {
     if (passwordConfirmation !== password) throw new EnvelopeBError(RESET_MESSAGES.mismatch);
 
     // The code first: a wrong one never costs a bcrypt hash.
-    const [holder] = await this.db.query(
-      `SELECT id FROM public.users
-        WHERE reset_token_hash = $1 AND reset_token_expires_at > now() AND deleted_at IS NULL`,
-      [sha256(code)],
-    );
-    const passwordHash = holder ? await this.hasher.hash(password) : null;
+    const held = await this.passwords.codeHeld(sha256(code));
+    const passwordHash = held ? await this.hasher.hash(password) : null;
     // A wrong code pays neither a hash nor an empty transaction (BEGIN and COMMIT are round trips).
     const user = !passwordHash
       ? null
       : await this.db.transaction(async (m) => {
-          const [row] = await modifyReturning<{ id: number; email: string }>(
-            m,
-            `UPDATE public.users
-            SET password_hash = $2, password_changed_at = now(), token_version = token_version + 1,
-                reset_token_hash = NULL, reset_token_expires_at = NULL, confirmed = true,
-                blocked = CASE WHEN confirmed THEN blocked ELSE false END,
-                failed_login_count = 0, locked_until = NULL, updated_at = now()
-          WHERE reset_token_hash = $1 AND reset_token_expires_at > now() AND deleted_at IS NULL
-          RETURNING id, email`,
-            [sha256(code), passwordHash],
-          );
+          const row = await this.passwords.resetWithCode(m, sha256(code), passwordHash);
           if (!row) return null;
           await this.sessions.revokeAll(m, row.id);
           await this.audit.record(m, {

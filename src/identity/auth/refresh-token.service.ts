@@ -3,7 +3,9 @@ import { AppError } from '../../common/errors/app-error';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { User } from '../users/entities/user.entity';
+import { UsersRepository } from '../users/users.repository';
 import { AuthStateCache } from './auth-state.cache';
+import { RefreshTokensRepository } from './refresh-tokens.repository';
 import { SecurityAudit } from './security-audit';
 import { SessionService } from './session.service';
 import { sha256 } from '../../common/crypto/token-hash';
@@ -33,30 +35,23 @@ export class RefreshTokenService {
     private readonly sessions: SessionService,
     private readonly securityAudit: SecurityAudit,
     private readonly cache: AuthStateCache,
+    private readonly tokens: RefreshTokensRepository,
+    private readonly users: UsersRepository,
   ) {}
 
   async refresh(token: string): Promise<RefreshResponse> {
     const outcome = await this.db.production((m) =>
       m.transaction(async (tx): Promise<Outcome> => {
-        const [row] = await tx.query(
-          `SELECT id, user_id, family_id, expires_at, revoked_at, rotated_at
-             FROM public.refresh_tokens WHERE token_hash = $1 FOR UPDATE`,
-          [sha256(token)],
-        );
+        const row = await this.tokens.lockByHash(tx, sha256(token));
         if (!row) return { kind: 'invalid' };
         if (row.revoked_at || row.rotated_at) {
-          await tx.query(
-            'UPDATE public.refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL',
-            [row.family_id],
-          );
+          await this.tokens.revokeFamily(tx, row.family_id);
           return { kind: 'reused', userId: row.user_id };
         }
         if (new Date(row.expires_at).getTime() <= Date.now()) return { kind: 'expired' };
-        const user = await tx
-          .getRepository(User)
-          .findOne({ where: { id: row.user_id }, relations: { role: true } });
+        const user = await this.users.findWithRole(tx, row.user_id);
         if (!user || user.deletedAt || user.blocked) return { kind: 'invalid' };
-        await tx.query('UPDATE public.refresh_tokens SET rotated_at = now() WHERE id = $1', [row.id]);
+        await this.tokens.markRotated(tx, row.id);
         const refreshToken = await this.sessions.createRefreshToken(tx, user.id, row.family_id);
         return { kind: 'rotated', user, refreshToken };
       }),
@@ -87,15 +82,10 @@ export class RefreshTokenService {
   async logout(token: string): Promise<void> {
     const user = await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const [row] = await tx.query(
-          `SELECT t.user_id, u.email FROM public.refresh_tokens t JOIN public.users u ON u.id = t.user_id
-            WHERE t.token_hash = $1 AND t.revoked_at IS NULL
-            FOR UPDATE OF u`,
-          [sha256(token)],
-        );
-        if (!row) return null;
-        await this.sessions.endAll(tx, row.user_id);
-        return { id: row.user_id as number, email: row.email as string };
+        const holder = await this.tokens.lockHolder(tx, sha256(token));
+        if (!holder) return null;
+        await this.sessions.endAll(tx, holder.id);
+        return holder;
       }),
     );
     if (!user) throw invalid();

@@ -2,12 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuditWriter, diffChanges } from '../../audit-trail/audit-writer';
 import { AppError } from '../../common/errors/app-error';
-import { modifyReturning } from '../../database/sql';
 import { Mail, MailService } from '../../mail/mail.service';
 import { alreadyRegisteredMail, confirmationMail } from '../../mail/registration-mails';
 import { ClientLinks } from '../../tenancy/client-links';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
+import { CompaniesRepository } from '../users/companies.repository';
+import { RegistrationsRepository, UserIdentity } from '../users/registrations.repository';
 import { roleIdOf } from '../users/default-data.seeder';
 import { UserQuota } from '../users/user-quota';
 import { AuthSettings } from './auth.settings';
@@ -38,6 +39,8 @@ export class RegistrationService {
     private readonly links: ClientLinks,
     private readonly settings: AuthSettings,
     private readonly audit: AuditWriter,
+    private readonly registrations: RegistrationsRepository,
+    private readonly companies: CompaniesRepository,
   ) {}
 
   async register(dto: RegisterDto): Promise<RegisterResponseDto> {
@@ -53,10 +56,7 @@ export class RegistrationService {
         await this.quota.ensureRoom(tx);
         await this.quota.purgeExpired(tx);
         await this.quota.discardPending(tx, [email], 'a new registration');
-        const [owner] = await tx.query(
-          `SELECT id, email FROM public.users WHERE lower(email) = $1 OR lower(username) = $1`,
-          [email],
-        );
+        const owner = await this.registrations.findOwner(tx, email);
         if (owner) {
           await this.recordTakenAddress(tx, owner);
           return false;
@@ -85,23 +85,11 @@ export class RegistrationService {
     }
     const rows = await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const [pending] = await tx.query(
-          `SELECT id FROM public.users
-            WHERE confirmation_token_hash = $1 AND confirmation_expires_at > now() AND deleted_at IS NULL`,
-          [sha256(token)],
-        );
-        if (!pending) return [];
+        const pending = await this.registrations.findPendingByToken(tx, sha256(token));
+        if (pending === null) return [];
         // The seat is taken now: a pending registration never held one.
         await this.quota.ensureRoom(tx);
-        const updated = await modifyReturning<{ id: number; email: string }>(
-          tx,
-          `UPDATE public.users
-              SET confirmed = true, blocked = false, confirmation_token_hash = NULL,
-                  confirmation_expires_at = NULL, updated_at = now()
-            WHERE id = $1 AND confirmation_token_hash = $2 AND confirmation_expires_at > now()
-            RETURNING id, email`,
-          [pending.id, sha256(token)],
-        );
+        const updated = await this.registrations.confirm(tx, pending, sha256(token));
         for (const row of updated) {
           await this.audit.record(tx, {
             action: 'UPDATE',
@@ -131,23 +119,17 @@ export class RegistrationService {
     token: string,
     ttlHours: number,
   ) {
-    const [company] = await tx.query('SELECT id FROM public.companies ORDER BY id LIMIT 1');
-    const [created] = await tx.query(
-      `INSERT INTO public.users (email, username, first_name, last_name, password_hash, role_id, company_id,
-                                 blocked, confirmed, confirmation_token_hash, confirmation_expires_at)
-       VALUES ($1, $1, $2, $3, $4, $5, $6, true, false, $7, now() + make_interval(hours => $8))
-       RETURNING id, email, first_name AS "firstName", last_name AS "lastName", company_id AS "companyId"`,
-      [
-        email,
-        dto.firstName.trim(),
-        dto.lastName.trim(),
-        passwordHash,
-        await roleIdOf(tx, 'VIEWER'),
-        company?.id ?? null,
-        sha256(token),
-        ttlHours,
-      ],
-    );
+    const companyId = await this.companies.firstId(tx);
+    const created = await this.registrations.insertPending(tx, {
+      email,
+      firstName: dto.firstName.trim(),
+      lastName: dto.lastName.trim(),
+      passwordHash,
+      roleId: await roleIdOf(tx, 'VIEWER'),
+      companyId,
+      confirmationTokenHash: sha256(token),
+      ttlHours,
+    });
     await this.audit.record(tx, {
       action: 'CREATE',
       entityType: 'User',
@@ -161,7 +143,7 @@ export class RegistrationService {
   }
 
   /** Written in place of the new user, so a taken address does the same amount of work. */
-  private async recordTakenAddress(tx: EntityManager, owner: { id: number; email: string }) {
+  private async recordTakenAddress(tx: EntityManager, owner: UserIdentity) {
     await this.audit.record(tx, {
       action: 'ACCESS',
       entityType: 'User',

@@ -2,13 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { Sandbox } from '../../tenancy/entities/sandbox.entity';
 import { PRODUCTION_SCHEMA, tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { User } from '../users/entities/user.entity';
+import { UsersRepository } from '../users/users.repository';
 import { AuthSettings } from './auth.settings';
 import { JwtService } from './jwt.service';
+import { RefreshTokensRepository } from './refresh-tokens.repository';
 import { SandboxAccess } from './sandbox-access.service';
+import { SandboxGrantsRepository } from './sandbox-grants.repository';
 import { randomToken, sha256 } from '../../common/crypto/token-hash';
 
 export interface SandboxSummary {
@@ -50,6 +52,9 @@ export class SessionService {
     private readonly db: TenantDatabase,
     private readonly settings: AuthSettings,
     private readonly sandboxAccess: SandboxAccess,
+    private readonly refreshTokens: RefreshTokensRepository,
+    private readonly users: UsersRepository,
+    private readonly sandboxes: SandboxGrantsRepository,
   ) {}
 
   /** `user` must have its role loaded. */
@@ -86,10 +91,7 @@ export class SessionService {
   async createRefreshToken(manager: EntityManager, userId: number, familyId: string): Promise<string> {
     const value = randomToken(48);
     const ttlMs = this.settings.REFRESH_TOKEN_TTL_DAYS * 24 * 3600 * 1000;
-    await manager.query(
-      'INSERT INTO public.refresh_tokens (user_id, token_hash, family_id, expires_at) VALUES ($1, $2, $3, $4)',
-      [userId, sha256(value), familyId, new Date(Date.now() + ttlMs)],
-    );
+    await this.refreshTokens.insert(manager, userId, sha256(value), familyId, new Date(Date.now() + ttlMs));
     return value;
   }
 
@@ -100,18 +102,12 @@ export class SessionService {
    */
   async endAll(manager: EntityManager, userId: number): Promise<void> {
     await this.revokeAll(manager, userId);
-    await manager.query(
-      'UPDATE public.users SET token_version = token_version + 1, updated_at = now() WHERE id = $1',
-      [userId],
-    );
+    await this.users.bumpTokenVersion(manager, userId);
   }
 
   /** Revokes every refresh token of a user (password change, reset, block, delete). */
   async revokeAll(manager: EntityManager, userId: number): Promise<void> {
-    await manager.query(
-      'UPDATE public.refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
-      [userId],
-    );
+    await this.refreshTokens.revokeAllOfUser(manager, userId);
   }
 
   /** The sandbox the login was made in (X-Tenant-ID); one the user was not granted answers 403. */
@@ -122,9 +118,7 @@ export class SessionService {
     if (!(await this.sandboxAccess.allowed(principal, schema))) {
       throw AppError.forbidden('No access to this sandbox');
     }
-    const sandbox = await this.db.production((m) =>
-      m.getRepository(Sandbox).findOneBy({ schemaName: schema }),
-    );
+    const sandbox = await this.db.production((m) => this.sandboxes.findBySchema(m, schema));
     if (!sandbox) return PRODUCTION_SANDBOX;
     return {
       id: sandbox.id,

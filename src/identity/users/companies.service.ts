@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { AuditWriter, diffChanges } from '../../audit-trail/audit-writer';
 import { AppError } from '../../common/errors/app-error';
 import { TenantDatabase } from '../../tenancy/tenant-database';
+import { CompaniesRepository } from './companies.repository';
 import { CompanyDto, CompanyInputDto } from './dto/company.dto';
 import { Company } from './entities/company.entity';
+import { UsersRepository } from './users.repository';
 
 const toView = (c: Company): CompanyDto => ({
   id: c.id,
@@ -18,15 +20,17 @@ export class CompaniesService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
+    private readonly companies: CompaniesRepository,
+    private readonly users: UsersRepository,
   ) {}
 
   async list() {
-    const rows = await this.db.production((m) => m.getRepository(Company).find({ order: { id: 'ASC' } }));
+    const rows = await this.db.production((m) => this.companies.list(m));
     return { data: rows.map(toView) };
   }
 
   async get(id: number) {
-    const company = await this.db.production((m) => m.getRepository(Company).findOneBy({ id }));
+    const company = await this.db.production((m) => this.companies.findById(m, id));
     if (!company) throw AppError.notFound('Company');
     return { data: toView(company) };
   }
@@ -34,7 +38,7 @@ export class CompaniesService {
   async create(dto: CompanyInputDto) {
     const company = await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const saved = await tx.getRepository(Company).save({ name: dto.name.trim() });
+        const saved = await this.companies.save(tx, { name: dto.name.trim() });
         await this.audit.record(tx, {
           action: 'CREATE',
           entityType: 'Company',
@@ -51,11 +55,9 @@ export class CompaniesService {
   async update(id: number, dto: CompanyInputDto) {
     const company = await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const before = await tx
-          .getRepository(Company)
-          .findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+        const before = await this.companies.lockById(tx, id);
         if (!before) throw AppError.notFound('Company');
-        const after = await tx.getRepository(Company).save({ ...before, name: dto.name.trim() });
+        const after = await this.companies.save(tx, { ...before, name: dto.name.trim() });
         const changes = diffChanges({ name: before.name }, { name: after.name });
         if (Object.keys(changes).length) {
           await this.audit.record(tx, {
@@ -76,13 +78,12 @@ export class CompaniesService {
   async remove(id: number): Promise<void> {
     await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const company = await tx
-          .getRepository(Company)
-          .findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+        const company = await this.companies.lockById(tx, id);
         if (!company) throw AppError.notFound('Company');
-        const [used] = await tx.query('SELECT 1 FROM public.users WHERE company_id = $1 LIMIT 1', [id]);
-        if (used) throw AppError.conflict('The company still has users; move or delete them first');
-        await tx.getRepository(Company).delete({ id });
+        if (await this.users.anyInCompany(tx, id)) {
+          throw AppError.conflict('The company still has users; move or delete them first');
+        }
+        await this.companies.delete(tx, id);
         await this.audit.record(tx, {
           action: 'DELETE',
           entityType: 'Company',

@@ -9,6 +9,7 @@ import { tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { RoleDto, UpdateRoleDto } from './dto/role.dto';
 import { Role } from './entities/role.entity';
+import { RolesRepository } from './roles.repository';
 
 const toView = (r: Role): RoleDto => ({
   id: r.id,
@@ -25,15 +26,16 @@ export class RolesService {
     private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
     private readonly cache: AuthStateCache,
+    private readonly roles: RolesRepository,
   ) {}
 
   async list() {
-    const rows = await this.db.production((m) => m.getRepository(Role).find({ order: { id: 'ASC' } }));
+    const rows = await this.db.production((m) => this.roles.list(m));
     return { data: rows.map(toView) };
   }
 
   async get(id: number) {
-    const role = await this.db.production((m) => m.getRepository(Role).findOneBy({ id }));
+    const role = await this.db.production((m) => this.roles.findById(m, id));
     if (!role) throw AppError.notFound('Role');
     return { data: toView(role) };
   }
@@ -46,9 +48,7 @@ export class RolesService {
     const permissions = dto.permissions ? this.canonical(dto.permissions) : undefined;
     const role = await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const before = await tx
-          .getRepository(Role)
-          .findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+        const before = await this.roles.lockById(tx, id);
         if (!before) throw AppError.notFound('Role');
         if (before.type === 'SUPER_ADMIN' && principal.role !== 'SUPER_ADMIN') {
           throw AppError.forbidden('Only a super administrator may edit the SUPER_ADMIN role');
@@ -56,7 +56,7 @@ export class RolesService {
         const added = (permissions ?? []).filter((p) => !before.permissions.includes(p));
         const notHeld = added.find((p) => !can(principal, p));
         if (notHeld) throw AppError.forbidden(`You cannot grant ${notHeld}, which you do not hold`);
-        const after = await tx.getRepository(Role).save({
+        const after = await this.roles.save(tx, {
           ...before,
           permissions: permissions ?? before.permissions,
           description: dto.description ?? before.description,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuditWriter } from '../../audit-trail/audit-writer';
-import { clearFailedLogins } from '../auth/account-lock';
+import { LoginLocksRepository } from '../auth/login-locks.repository';
+import { SandboxGrantsRepository } from '../auth/sandbox-grants.repository';
 import { AuthStateCache } from '../auth/auth-state.cache';
 import { Principal } from '../../access/principal';
 import { SessionService } from '../auth/session.service';
@@ -9,8 +10,9 @@ import { AppError } from '../../common/errors/app-error';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { User } from './entities/user.entity';
-import { assignableRole, ensureMayChange, findUser } from './user-lookup';
+import { ensureMayChange, UserLookup } from './user-lookup';
 import { toUserView } from './user-view';
+import { UsersRepository } from './users.repository';
 
 /** Block, unblock, unlock, role assignment and sandbox grants. */
 @Injectable()
@@ -20,12 +22,16 @@ export class UserAccessService {
     private readonly audit: AuditWriter,
     private readonly cache: AuthStateCache,
     private readonly sessions: SessionService,
+    private readonly lookup: UserLookup,
+    private readonly users: UsersRepository,
+    private readonly locks: LoginLocksRepository,
+    private readonly grants: SandboxGrantsRepository,
   ) {}
 
   setBlocked(principal: Principal, id: number, blocked: boolean) {
     return this.change(principal, id, !blocked, async (tx, user) => {
       if (user.blocked === blocked) return user;
-      await tx.query('UPDATE public.users SET blocked = $2, updated_at = now() WHERE id = $1', [id, blocked]);
+      await this.users.setBlocked(tx, id, blocked);
       // Every session issued before the block ends for good: unblocking does not bring it back.
       if (blocked) await this.sessions.endAll(tx, id);
       await this.audit.record(tx, {
@@ -42,7 +48,7 @@ export class UserAccessService {
 
   unlock(principal: Principal, id: number) {
     return this.change(principal, id, true, async (tx, user) => {
-      await clearFailedLogins(tx, id);
+      await this.locks.clearFailures(tx, id);
       await this.audit.record(tx, {
         action: 'UPDATE',
         entityType: 'User',
@@ -57,9 +63,9 @@ export class UserAccessService {
 
   assignRole(principal: Principal, id: number, roleId: number) {
     return this.change(principal, id, false, async (tx, user) => {
-      const role = await assignableRole(tx, principal, roleId);
+      const role = await this.lookup.assignableRole(tx, principal, roleId);
       if (role.id === user.roleId) return user;
-      await tx.query('UPDATE public.users SET role_id = $2, updated_at = now() WHERE id = $1', [id, role.id]);
+      await this.users.setRole(tx, id, role.id);
       await this.audit.record(tx, {
         action: 'UPDATE',
         entityType: 'User',
@@ -78,30 +84,21 @@ export class UserAccessService {
   async grantSandboxes(principal: Principal, id: number, sandboxIds: number[]) {
     const unique = [...new Set(sandboxIds)].sort((a, b) => a - b);
     await this.change(principal, id, true, async (tx, user) => {
-      const found: { id: number }[] = await tx.query('SELECT id FROM public.sandboxes WHERE id = ANY($1)', [
-        unique,
-      ]);
-      const missing = unique.filter((s) => !found.some((f) => f.id === s));
+      const found = await this.grants.existingSandboxIds(tx, unique);
+      const missing = unique.filter((s) => !found.includes(s));
       if (missing.length) {
         throw AppError.validation([
           { field: 'sandboxIds', message: `No sandbox with id ${missing.join(', ')}` },
         ]);
       }
-      const before: { sandbox_id: number }[] = await tx.query(
-        'SELECT sandbox_id FROM public.user_sandboxes WHERE user_id = $1 ORDER BY sandbox_id',
-        [id],
-      );
-      await tx.query('DELETE FROM public.user_sandboxes WHERE user_id = $1', [id]);
-      await tx.query('INSERT INTO public.user_sandboxes (user_id, sandbox_id) SELECT $1, unnest($2::int[])', [
-        id,
-        unique,
-      ]);
+      const before = await this.grants.grantedTo(tx, id);
+      await this.grants.replace(tx, id, unique);
       await this.audit.record(tx, {
         action: 'UPDATE',
         entityType: 'User',
         entityId: id,
         message: `Sandboxes of ${user.email} set`,
-        changes: { sandboxIds: { old: before.map((r) => r.sandbox_id), new: unique } },
+        changes: { sandboxIds: { old: before, new: unique } },
         metadata: { event: 'SANDBOXES_GRANTED' },
       });
       return user;
@@ -117,7 +114,7 @@ export class UserAccessService {
   ) {
     const user = await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const target = await findUser(tx, principal, id, true);
+        const target = await this.lookup.findUser(tx, principal, id, true);
         ensureMayChange(principal, target, selfAllowed);
         return work(tx, target);
       }),

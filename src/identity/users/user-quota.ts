@@ -2,23 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuditWriter } from '../../audit-trail/audit-writer';
 import { AppError } from '../../common/errors/app-error';
-import { modifyReturning } from '../../database/sql';
 import { ClientRegistry } from '../../tenancy/client-registry';
 import { tenantContext } from '../../tenancy/tenant-context';
-
-/** Serialises user creation per database (admin, registration, SSO just-in-time) for the maxUsers check. */
-export async function lockUserCreation(manager: EntityManager): Promise<void> {
-  await manager.query('SELECT pg_advisory_xact_lock(7243101)');
-}
-
-/**
- * A self-registration still waiting for its e-mail confirmation. It holds no seat, expires with its
- * link and gives way to any later creation of its address.
- */
-export const PENDING_REGISTRATION = 'confirmed = false AND deleted_at IS NULL';
-
-/** Users that hold a seat toward maxUsers: not deleted, and not a pending registration. */
-const SEATED = 'deleted_at IS NULL AND confirmed';
+import { RegistrationsRepository } from './registrations.repository';
 
 const atMost = (maxUsers: number) => AppError.conflict(`This client may have at most ${maxUsers} users`);
 
@@ -28,6 +14,7 @@ export class UserQuota {
   constructor(
     private readonly registry: ClientRegistry,
     private readonly audit: AuditWriter,
+    private readonly registrations: RegistrationsRepository,
   ) {}
 
   /**
@@ -39,9 +26,8 @@ export class UserQuota {
     if (client.isMaster) return;
     const maxUsers = this.registry.findByIdentifier(client.identifier)?.maxUsers;
     if (maxUsers === null || maxUsers === undefined) return;
-    await lockUserCreation(manager);
-    const [row] = await manager.query(`SELECT count(*)::int AS n FROM public.users WHERE ${SEATED}`);
-    if (row.n >= maxUsers) throw whenFull(maxUsers);
+    await this.registrations.lockCreation(manager);
+    if ((await this.registrations.countSeated(manager)) >= maxUsers) throw whenFull(maxUsers);
   }
 
   /**
@@ -50,14 +36,8 @@ export class UserQuota {
    * whatever creates it (`by`: a later registration, an administrator, SSO).
    */
   async discardPending(manager: EntityManager, identifiers: string[], by: string): Promise<void> {
-    await lockUserCreation(manager);
-    const rows = await modifyReturning<{ id: number; email: string }>(
-      manager,
-      `DELETE FROM public.users
-        WHERE ${PENDING_REGISTRATION} AND (lower(email) = ANY($1) OR lower(username) = ANY($1))
-        RETURNING id, email`,
-      [identifiers],
-    );
+    await this.registrations.lockCreation(manager);
+    const rows = await this.registrations.discardPending(manager, identifiers);
     for (const row of rows) {
       await this.audit.record(manager, {
         action: 'DELETE',
@@ -71,9 +51,7 @@ export class UserQuota {
   }
 
   /** Deletes the pending registrations whose confirmation time has run out. */
-  async purgeExpired(manager: EntityManager): Promise<void> {
-    await manager.query(
-      `DELETE FROM public.users WHERE ${PENDING_REGISTRATION} AND confirmation_expires_at <= now()`,
-    );
+  purgeExpired(manager: EntityManager): Promise<void> {
+    return this.registrations.purgeExpired(manager);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { refuseApiToken } from '../api-tokens/api-token-limits';
 import { AuditWriter, diffChanges } from '../../audit-trail/audit-writer';
 import { AuthSettings } from '../auth/auth.settings';
@@ -15,10 +16,11 @@ import { ClientLinks } from '../../tenancy/client-links';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { CreateUserDto, UpdateUserDto, UserQueryDto } from './dto/user.dto';
-import { User } from './entities/user.entity';
-import { assignableRole, companyScope, ensureCompany, ensureMayChange, findUser } from './user-lookup';
+import { companyScope } from '../../access/company-rule';
+import { ensureMayChange, UserLookup } from './user-lookup';
 import { UserQuota } from './user-quota';
 import { auditedUser, toUserView } from './user-view';
+import { UsersRepository } from './users.repository';
 
 /** List, get, create, update and (soft) delete users of the current client. */
 @Injectable()
@@ -36,35 +38,23 @@ export class UsersAdminService {
     private readonly mail: MailService,
     private readonly links: ClientLinks,
     private readonly settings: AuthSettings,
+    private readonly users: UsersRepository,
+    private readonly lookup: UserLookup,
   ) {}
 
   async list(principal: Principal, query: UserQueryDto) {
     const { page, pageSize } = query;
-    const qb = (await this.db.dataSource())
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .innerJoinAndSelect('u.role', 'role')
-      .where('u.deleted_at IS NULL')
-      .orderBy('u.id')
-      .skip((page - 1) * pageSize)
-      .take(pageSize);
-    const scope = companyScope(principal);
-    if (scope !== null) qb.andWhere('u.company_id = :scope', { scope });
-    if (query.blocked !== undefined)
-      qb.andWhere('u.blocked = :blocked', { blocked: query.blocked === 'true' });
-    if (query.search) {
-      const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(
-        '(u.email ILIKE :like OR u.username ILIKE :like OR u.first_name ILIKE :like OR u.last_name ILIKE :like)',
-        { like },
-      );
-    }
-    const [rows, total] = await qb.getManyAndCount();
+    const [rows, total] = await this.users.page(companyScope(principal), {
+      page,
+      pageSize,
+      blocked: query.blocked === undefined ? undefined : query.blocked === 'true',
+      search: query.search || undefined,
+    });
     return paged(rows.map(toUserView), total, page, pageSize);
   }
 
   async get(principal: Principal, id: number) {
-    return { data: toUserView(await this.db.production((m) => findUser(m, principal, id))) };
+    return { data: toUserView(await this.db.production((m) => this.lookup.findUser(m, principal, id))) };
   }
 
   async create(principal: Principal, dto: CreateUserDto) {
@@ -74,25 +64,22 @@ export class UsersAdminService {
     const created = await this.db.production((m) =>
       m.transaction(async (tx) => {
         await this.quota.ensureRoom(tx);
-        const role = await assignableRole(tx, principal, dto.roleId);
+        const role = await this.lookup.assignableRole(tx, principal, dto.roleId);
         const companyId = dto.companyId ?? principal.companyId;
-        if (companyId !== null) await ensureCompany(tx, companyId);
+        if (companyId !== null) await this.lookup.ensureCompany(tx, companyId);
         await this.quota.discardPending(tx, [email, username], 'an administrator');
         await this.ensureFree(tx, email, username);
-        const repo = tx.getRepository(User);
-        const user = await repo.save(
-          repo.create({
-            email,
-            username,
-            firstName: dto.firstName?.trim() ?? null,
-            lastName: dto.lastName?.trim() ?? null,
-            passwordHash,
-            roleId: role.id,
-            companyId,
-            confirmed: true,
-            blocked: false,
-          }),
-        );
+        const user = await this.users.insert(tx, {
+          email,
+          username,
+          firstName: dto.firstName?.trim() ?? null,
+          lastName: dto.lastName?.trim() ?? null,
+          passwordHash,
+          roleId: role.id,
+          companyId,
+          confirmed: true,
+          blocked: false,
+        });
         user.role = role;
         await this.audit.record(tx, {
           action: 'CREATE',
@@ -113,7 +100,7 @@ export class UsersAdminService {
   async update(principal: Principal, id: number, dto: UpdateUserDto) {
     const user = await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const before = await findUser(tx, principal, id, true);
+        const before = await this.lookup.findUser(tx, principal, id, true);
         ensureMayChange(principal, before);
         const email = dto.email !== undefined ? normalizeIdentifier(dto.email) : before.email;
         const username = dto.username !== undefined ? normalizeIdentifier(dto.username) : before.username;
@@ -121,18 +108,12 @@ export class UsersAdminService {
           refuseApiToken(principal, 'change the e-mail or username of a user');
           await this.ensureFree(tx, email, username, id);
         }
-        if (dto.companyId !== undefined) await ensureCompany(tx, dto.companyId);
+        if (dto.companyId !== undefined) await this.lookup.ensureCompany(tx, dto.companyId);
         const after = { ...before, email, username };
         if (dto.firstName !== undefined) after.firstName = dto.firstName.trim();
         if (dto.lastName !== undefined) after.lastName = dto.lastName.trim();
         if (dto.companyId !== undefined) after.companyId = dto.companyId;
-        await tx.getRepository(User).update(id, {
-          email: after.email,
-          username: after.username,
-          firstName: after.firstName,
-          lastName: after.lastName,
-          companyId: after.companyId,
-        });
+        await this.users.updateProfile(tx, id, after);
         const changes = diffChanges(auditedUser(before), auditedUser(after));
         if (Object.keys(changes).length) {
           await this.audit.record(tx, {
@@ -154,13 +135,10 @@ export class UsersAdminService {
   async remove(principal: Principal, id: number): Promise<void> {
     await this.db.production((m) =>
       m.transaction(async (tx) => {
-        const user = await findUser(tx, principal, id, true);
+        const user = await this.lookup.findUser(tx, principal, id, true);
         ensureMayChange(principal, user, false);
         const deletedAt = new Date();
-        await tx.query('UPDATE public.users SET deleted_at = $2, updated_at = now() WHERE id = $1', [
-          id,
-          deletedAt,
-        ]);
+        await this.users.markDeleted(tx, id, deletedAt);
         await this.sessions.revokeAll(tx, id);
         await this.audit.record(tx, {
           action: 'DELETE',
@@ -174,18 +152,10 @@ export class UsersAdminService {
     await this.cache.invalidate(tenantContext.get().client.identifier, id);
   }
 
-  private async ensureFree(
-    tx: import('typeorm').EntityManager,
-    email: string,
-    username: string | null,
-    exceptId = 0,
-  ) {
-    const [taken] = await tx.query(
-      `SELECT 1 FROM public.users
-        WHERE id <> $3 AND (lower(email) IN ($1, $2) OR lower(username) IN ($1, $2))`,
-      [email, username ?? email, exceptId],
-    );
-    if (taken) throw AppError.conflict('A user with this e-mail or username already exists');
+  private async ensureFree(tx: EntityManager, email: string, username: string | null, exceptId = 0) {
+    if (await this.users.identifierTaken(tx, email, username, exceptId)) {
+      throw AppError.conflict('A user with this e-mail or username already exists');
+    }
   }
 
   private async sendSetupMail(email: string, code: string) {

@@ -3,49 +3,19 @@ import { EntityManager } from 'typeorm';
 import { AuditWriter } from '../../audit-trail/audit-writer';
 import { AppError } from '../../common/errors/app-error';
 import { TenantDatabase } from '../../tenancy/tenant-database';
-import { Role } from '../../identity';
-import { User } from '../../identity';
+import { CompaniesRepository, RolesRepository, User, UserQuota } from '../../identity';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { SsoErrors } from '../sso-errors';
 import { domainAllowed, ExternalIdentity } from './external-identity';
-import { UserQuota } from '../../identity';
+import { IdentityLink, SsoIdentitiesRepository } from './sso-identities.repository';
+import { SsoUsersRepository } from './sso-users.repository';
 
-interface UserRow {
-  id: number;
-  email: string;
-  username: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  company_id: number | null;
-  blocked: boolean;
-  confirmed: boolean;
-  two_factor_enabled: boolean;
-  token_version: number;
-  role_id: number;
-  role_name: string;
-  role_type: Role['type'];
-}
-
-const USER_SELECT = `SELECT u.id, u.email, u.username, u.first_name, u.last_name, u.company_id, u.blocked,
-       u.confirmed, u.two_factor_enabled, u.token_version, r.id AS role_id, r.name AS role_name, r.type AS role_type
-  FROM public.users u JOIN public.roles r ON r.id = u.role_id`;
-
-function toUser(row: UserRow): User {
-  const role = Object.assign(new Role(), { id: row.role_id, name: row.role_name, type: row.role_type });
-  return Object.assign(new User(), {
-    id: row.id,
-    email: row.email,
-    username: row.username,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    companyId: row.company_id,
-    blocked: row.blocked,
-    twoFactorEnabled: row.two_factor_enabled,
-    tokenVersion: row.token_version,
-    roleId: row.role_id,
-    role,
-  });
-}
+const linkOf = (provider: IdentityProvider, identity: ExternalIdentity): IdentityLink => ({
+  providerId: provider.id,
+  subject: identity.subject,
+  email: identity.email,
+  sessionIndex: identity.sessionIndex ?? null,
+});
 
 const providerMeta = (p: IdentityProvider) => ({
   providerId: p.id,
@@ -66,6 +36,10 @@ export class SsoAccountsService {
     private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
     private readonly quota: UserQuota,
+    private readonly identities: SsoIdentitiesRepository,
+    private readonly users: SsoUsersRepository,
+    private readonly roles: RolesRepository,
+    private readonly companies: CompaniesRepository,
   ) {}
 
   /** The user to sign in, with role; records SSO_LOGIN_SUCCESS (and USER_PROVISIONED / ACCOUNT_LINKED). */
@@ -74,11 +48,7 @@ export class SsoAccountsService {
       root.transaction(async (m) => {
         const user = await this.resolve(m, provider, identity);
         if (user.blocked) throw SsoErrors.userBlocked();
-        await m.query(
-          `UPDATE sso_identities SET last_login_at = now(), email = coalesce($3, email), session_index = $4
-            WHERE provider_id = $1 AND subject = $2`,
-          [provider.id, identity.subject, identity.email, identity.sessionIndex ?? null],
-        );
+        await this.identities.recordLogin(m, linkOf(provider, identity));
         await this.audit.record(m, {
           action: 'LOGIN',
           entityType: 'User',
@@ -97,27 +67,20 @@ export class SsoAccountsService {
   async link(provider: IdentityProvider, identity: ExternalIdentity, userId: number): Promise<void> {
     await this.db.production((root) =>
       root.transaction(async (m) => {
-        const [owner] = await m.query(
-          'SELECT user_id FROM sso_identities WHERE provider_id = $1 AND subject = $2',
-          [provider.id, identity.subject],
-        );
-        if (owner && owner.user_id !== userId) throw SsoErrors.alreadyLinked();
-        if (owner) return;
-        const [mine] = await m.query(
-          'SELECT subject FROM sso_identities WHERE provider_id = $1 AND user_id = $2',
-          [provider.id, userId],
-        );
-        if (mine) {
+        const owner = await this.identities.ownerOf(m, provider.id, identity.subject);
+        if (owner !== null && owner !== userId) throw SsoErrors.alreadyLinked();
+        if (owner !== null) return;
+        if (await this.identities.userHasLink(m, provider.id, userId)) {
           throw new AppError(
             409,
             'CONFLICT',
             'Your account is already linked to this provider; unlink it first',
           );
         }
-        const [row] = await m.query(`${USER_SELECT} WHERE u.id = $1 AND u.deleted_at IS NULL`, [userId]);
-        if (!row) throw AppError.unauthorized();
-        if (row.blocked) throw SsoErrors.userBlocked();
-        await this.insertLink(m, provider, identity, toUser(row), 'linked by the user');
+        const found = await this.users.findActive(m, userId);
+        if (!found) throw AppError.unauthorized();
+        if (found.user.blocked) throw SsoErrors.userBlocked();
+        await this.insertLink(m, provider, identity, found.user, 'linked by the user');
       }),
     );
   }
@@ -146,19 +109,13 @@ export class SsoAccountsService {
   }
 
   private async resolve(m: EntityManager, provider: IdentityProvider, identity: ExternalIdentity) {
-    const [linked] = await m.query(
-      `${USER_SELECT.replace('SELECT', 'SELECT u.deleted_at,')} JOIN sso_identities i ON i.user_id = u.id
-        WHERE i.provider_id = $1 AND i.subject = $2`,
-      [provider.id, identity.subject],
-    );
-    if (linked?.deleted_at) throw SsoErrors.notProvisioned('The account linked to this identity was deleted');
-    if (linked) return toUser(linked);
+    const linked = await this.users.findLinked(m, provider.id, identity.subject);
+    if (linked?.deleted) throw SsoErrors.notProvisioned('The account linked to this identity was deleted');
+    if (linked) return linked.user;
     const email = identity.email;
     if (!email) throw SsoErrors.notProvisioned('The identity provider sent no usable e-mail address');
     if (!domainAllowed(email, provider.allowedDomains)) throw SsoErrors.domainNotAllowed();
-    const [existing] = await m.query(`${USER_SELECT} WHERE lower(u.email) = $1 AND u.deleted_at IS NULL`, [
-      email,
-    ]);
+    const existing = await this.users.findByEmail(m, email);
     if (existing && !existing.confirmed) {
       // A pending self-registration is no account: just-in-time creation replaces it.
       if (!provider.jitEnabled) {
@@ -167,7 +124,7 @@ export class SsoAccountsService {
       await this.quota.discardPending(m, [email], `SSO provider "${provider.name}"`);
     } else if (existing) {
       if (!provider.autoLinkByEmail || !identity.emailVerified) throw SsoErrors.accountNotLinked();
-      const user = toUser(existing);
+      const user = existing.user;
       await this.insertLink(m, provider, identity, user, 'linked by verified e-mail');
       return user;
     }
@@ -184,30 +141,19 @@ export class SsoAccountsService {
     email: string,
   ) {
     await this.checkUserLimit(m);
-    const [role] = provider.jitDefaultRoleId
-      ? await m.query(`SELECT id FROM public.roles WHERE id = $1 AND type <> 'SUPER_ADMIN'`, [
-          provider.jitDefaultRoleId,
-        ])
-      : await m.query(`SELECT id FROM public.roles WHERE type = 'VIEWER'`);
-    if (!role) throw SsoErrors.misconfigured('The JIT default role of this provider no longer exists');
-    const [company] = provider.companyId
-      ? [{ id: provider.companyId }]
-      : await m.query('SELECT id FROM public.companies ORDER BY id LIMIT 1');
-    const [created] = await m.query(
-      `INSERT INTO public.users (email, first_name, last_name, phone_number, profile_id, role_id, company_id, confirmed)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, true) RETURNING id`,
-      [
-        email,
-        identity.firstName,
-        identity.lastName,
-        identity.phoneNumber?.slice(0, 50) ?? null,
-        provider.jitDefaultProfileId ?? null,
-        role.id,
-        company?.id ?? null,
-      ],
-    );
-    const [row] = await m.query(`${USER_SELECT} WHERE u.id = $1`, [created.id]);
-    const user = toUser(row);
+    const roleId = await this.jitRoleId(m, provider);
+    if (roleId === null)
+      throw SsoErrors.misconfigured('The JIT default role of this provider no longer exists');
+    const companyId = provider.companyId ? provider.companyId : await this.companies.firstId(m);
+    const user = await this.users.insert(m, {
+      email,
+      firstName: identity.firstName,
+      lastName: identity.lastName,
+      phoneNumber: identity.phoneNumber?.slice(0, 50) ?? null,
+      profileId: provider.jitDefaultProfileId ?? null,
+      roleId,
+      companyId,
+    });
     await this.audit.record(m, {
       action: 'CREATE',
       entityType: 'User',
@@ -238,11 +184,7 @@ export class SsoAccountsService {
     user: User,
     how: string,
   ) {
-    await m.query(
-      `INSERT INTO sso_identities (provider_id, user_id, subject, email, session_index)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [provider.id, user.id, identity.subject, identity.email, identity.sessionIndex ?? null],
-    );
+    await this.identities.insert(m, linkOf(provider, identity), user.id);
     await this.audit.record(m, {
       action: 'UPDATE',
       entityType: 'User',
@@ -252,6 +194,13 @@ export class SsoAccountsService {
       message: `SSO account of "${provider.name}" linked (${how})`,
       metadata: { event: 'ACCOUNT_LINKED', ...providerMeta(provider), subject: identity.subject },
     });
+  }
+
+  /** The provider's JIT default role (never SUPER_ADMIN), or VIEWER; null when it no longer exists. */
+  private async jitRoleId(m: EntityManager, provider: IdentityProvider): Promise<number | null> {
+    if (!provider.jitDefaultRoleId) return this.roles.idOfType(m, 'VIEWER');
+    const role = await this.roles.findById(m, provider.jitDefaultRoleId);
+    return role && role.type !== 'SUPER_ADMIN' ? role.id : null;
   }
 
   /** The rule of every other creation path: pending registrations hold no seat. */

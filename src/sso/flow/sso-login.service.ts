@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
-import { SessionService } from '../../identity';
-import { TwoFactorChallenges } from '../../identity';
+import { LoginSuccess } from '../../identity';
 import { IdentityProvider } from '../entities/identity-provider.entity';
 import { ExchangeCodes } from './exchange-codes';
 import { ExternalIdentity } from './external-identity';
@@ -24,9 +23,8 @@ const withParams = (target: string, params: Record<string, string>) => {
 export class SsoLoginService {
   constructor(
     private readonly accounts: SsoAccountsService,
-    private readonly sessions: SessionService,
     private readonly codes: ExchangeCodes,
-    private readonly challenges: TwoFactorChallenges,
+    private readonly loginSuccess: LoginSuccess,
   ) {}
 
   async complete(
@@ -48,9 +46,7 @@ export class SsoLoginService {
     }
     const user = await this.accounts.signIn(provider, identity);
     // A user enrolled in two-factor authentication answers the same challenge as after a password.
-    const login = user.twoFactorEnabled
-      ? await this.challenges.begin(user, 'SSO login accepted; two-factor code required', { method: 'sso' })
-      : await this.sessions.issue(user);
+    const login = await this.loginSuccess.firstFactor(user, 'sso');
     if (!claims.redirectUri) return { kind: 'json', body: login };
     const code = await this.codes.issue(login);
     return { kind: 'redirect', url: withParams(claims.redirectUri, { code }) };

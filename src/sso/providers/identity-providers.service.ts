@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { AuditWriter, diffChanges } from '../../audit-trail/audit-writer';
 import { AppError } from '../../common/errors/app-error';
 import { SecretBox } from '../../common/crypto/secret-box';
+import { CompaniesRepository, RolesRepository } from '../../identity';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import {
   CreateIdentityProviderDto,
@@ -17,6 +18,7 @@ import { discoveryUrlOf, OidcClients } from '../oidc/oidc-clients';
 import { IdpHttp } from '../outbound/idp-http';
 import { SsoErrors } from '../sso-errors';
 import { SsoUrls } from '../sso-urls';
+import { IdentityProvidersRepository } from './identity-providers.repository';
 import { completeAndCheck, toChanges } from './provider-input';
 
 const AUDIT_IGNORE = ['createdAt', 'updatedAt', 'clientSecret', 'idpCertificate', 'lastTestedAt'];
@@ -31,6 +33,9 @@ export class IdentityProvidersService {
     private readonly oidc: OidcClients,
     private readonly http: IdpHttp,
     private readonly urls: SsoUrls,
+    private readonly providers: IdentityProvidersRepository,
+    private readonly roles: RolesRepository,
+    private readonly companies: CompaniesRepository,
   ) {}
 
   view(p: IdentityProvider): IdentityProviderViewDto {
@@ -39,9 +44,7 @@ export class IdentityProvidersService {
   }
 
   async list() {
-    const rows = await this.db.production((m) =>
-      m.getRepository(IdentityProvider).find({ order: { id: 'ASC' } }),
-    );
+    const rows = await this.db.production((m) => this.providers.list(m));
     return { data: rows.map((p) => this.view(p)) };
   }
 
@@ -51,7 +54,7 @@ export class IdentityProvidersService {
 
   /** For flows: a provider of the current client, or 404. */
   async find(id: number, manager?: EntityManager): Promise<IdentityProvider> {
-    const work = (m: EntityManager) => m.getRepository(IdentityProvider).findOneBy({ id });
+    const work = (m: EntityManager) => this.providers.findById(m, id);
     const found = manager ? await work(manager) : await this.db.production(work);
     if (!found) throw SsoErrors.providerNotFound();
     return found;
@@ -64,25 +67,15 @@ export class IdentityProvidersService {
   }
 
   findByNameOrId(key: string): Promise<IdentityProvider | null> {
-    return this.db.production((m) =>
-      m
-        .getRepository(IdentityProvider)
-        .createQueryBuilder('p')
-        .where(/^\d{1,9}$/.test(key) ? 'p.id = :id' : 'lower(p.name) = lower(:key)', { id: Number(key), key })
-        .getOne(),
-    );
+    return this.db.production((m) => this.providers.findByNameOrId(m, key));
   }
 
   findSamlByEntityId(entityId: string): Promise<IdentityProvider | null> {
-    return this.db.production((m) =>
-      m.getRepository(IdentityProvider).findOneBy({ entityId, providerType: 'SAML', enabled: true }),
-    );
+    return this.db.production((m) => this.providers.findSamlByEntityId(m, entityId));
   }
 
   async publicList() {
-    const rows = await this.db.production((m) =>
-      m.getRepository(IdentityProvider).find({ where: { enabled: true }, order: { id: 'ASC' } }),
-    );
+    const rows = await this.db.production((m) => this.providers.listEnabled(m));
     return {
       data: rows.map((p) => ({
         id: p.id,
@@ -104,7 +97,7 @@ export class IdentityProvidersService {
     const saved = await this.db.transaction(async (m) => {
       await this.checkReferences(m, draft);
       await this.checkNameFree(m, draft.name!);
-      const created = await m.getRepository(IdentityProvider).save(m.create(IdentityProvider, draft));
+      const created = await this.providers.insert(m, draft);
       await this.audit.record(m, {
         action: 'CREATE',
         entityType: 'IdentityProvider',
@@ -120,12 +113,7 @@ export class IdentityProvidersService {
   async update(id: number, dto: UpdateIdentityProviderDto) {
     const { plainSecret, ...changes } = toChanges(dto);
     const saved = await this.db.transaction(async (m) => {
-      const before = await m
-        .getRepository(IdentityProvider)
-        .createQueryBuilder('p')
-        .setLock('pessimistic_write')
-        .where('p.id = :id', { id })
-        .getOne();
+      const before = await this.providers.lockById(m, id);
       if (!before) throw SsoErrors.providerNotFound();
       const merged: IdentityProvider = { ...before, ...changes };
       completeAndCheck(merged);
@@ -134,7 +122,7 @@ export class IdentityProvidersService {
       if (changes.name && changes.name.toLowerCase() !== before.name.toLowerCase()) {
         await this.checkNameFree(m, changes.name);
       }
-      const after = await m.getRepository(IdentityProvider).save(merged);
+      const after = await this.providers.save(m, merged);
       const diff = diffChanges(before, after, AUDIT_IGNORE);
       if (plainSecret !== undefined) diff.hasClientSecret = { old: !!before.clientSecret, new: true };
       if (Object.keys(diff).length) {
@@ -154,7 +142,7 @@ export class IdentityProvidersService {
   async remove(id: number) {
     await this.db.transaction(async (m) => {
       const provider = await this.find(id, m);
-      await m.getRepository(IdentityProvider).delete({ id });
+      await this.providers.delete(m, id);
       await this.audit.record(m, {
         action: 'DELETE',
         entityType: 'IdentityProvider',
@@ -199,13 +187,7 @@ export class IdentityProvidersService {
       result = { status: 'FAILED', message: (err as Error).message, issuer: null };
     }
     const testedAt = new Date();
-    await this.db.production((m) =>
-      m.query('UPDATE identity_providers SET last_tested_at = $1, last_test_status = $2 WHERE id = $3', [
-        testedAt,
-        result.status,
-        id,
-      ]),
-    );
+    await this.db.production((m) => this.providers.recordTest(m, id, testedAt, result.status));
     return { data: { ...result, testedAt } };
   }
 
@@ -240,7 +222,7 @@ export class IdentityProvidersService {
 
   private async checkReferences(m: EntityManager, p: Partial<IdentityProvider>) {
     if (p.jitDefaultRoleId) {
-      const [role] = await m.query('SELECT type FROM public.roles WHERE id = $1', [p.jitDefaultRoleId]);
+      const role = await this.roles.findById(m, p.jitDefaultRoleId);
       if (!role) throw AppError.validation([{ field: 'jitDefaultRoleId', message: 'Role not found' }]);
       if (role.type === 'SUPER_ADMIN') {
         throw AppError.validation([
@@ -249,13 +231,13 @@ export class IdentityProvidersService {
       }
     }
     if (p.companyId) {
-      const [company] = await m.query('SELECT id FROM public.companies WHERE id = $1', [p.companyId]);
-      if (!company) throw AppError.validation([{ field: 'companyId', message: 'Company not found' }]);
+      if (!(await this.companies.exists(m, p.companyId)))
+        throw AppError.validation([{ field: 'companyId', message: 'Company not found' }]);
     }
   }
 
   private async checkNameFree(m: EntityManager, name: string) {
-    const [taken] = await m.query('SELECT id FROM identity_providers WHERE lower(name) = lower($1)', [name]);
-    if (taken) throw AppError.conflict(`An identity provider named "${name}" already exists`);
+    if (await this.providers.nameTaken(m, name))
+      throw AppError.conflict(`An identity provider named "${name}" already exists`);
   }
 }

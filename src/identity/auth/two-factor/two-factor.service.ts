@@ -3,7 +3,6 @@ import { EntityManager } from 'typeorm';
 import { AuditWriter } from '../../../audit-trail/audit-writer';
 import { SecretBox } from '../../../common/crypto/secret-box';
 import { AppError } from '../../../common/errors/app-error';
-import { modifyReturning } from '../../../database/sql';
 import { TenantDatabase } from '../../../tenancy/tenant-database';
 import { User } from '../../users/entities/user.entity';
 import { accountLocked, LockScope, LoginLocks } from '../account-lock';
@@ -11,12 +10,14 @@ import { AuthSettings } from '../auth.settings';
 import { clientAddress, clientIdentifier } from '../client-address';
 import { Principal } from '../../../access/principal';
 import { RateLimiter } from '../../../rate-limits/rate-limiter';
+import { LoginMethod, LoginSuccess } from '../login-success';
 import { SecurityAudit } from '../security-audit';
-import { LoginResponse, SessionService } from '../session.service';
+import { LoginResponse } from '../session.service';
 import { JwtService } from '../jwt.service';
 import { hashRecoveryCode, newRecoveryCodes, RECOVERY_CODE_PATTERN } from './recovery-codes';
 import { matchTotpStep, newTotpSecret, otpauthUri } from './totp';
 import { TwoFactorChallenges } from './two-factor-challenge.service';
+import { TwoFactorRepository } from './two-factor.repository';
 
 export interface EnrolmentResponse {
   secret: string;
@@ -38,12 +39,13 @@ export class TwoFactorService {
     private readonly secrets: SecretBox,
     private readonly settings: AuthSettings,
     private readonly challenges: TwoFactorChallenges,
-    private readonly sessions: SessionService,
     private readonly limiter: RateLimiter,
     private readonly jwt: JwtService,
     private readonly audit: AuditWriter,
     private readonly securityAudit: SecurityAudit,
     private readonly locks: LoginLocks,
+    private readonly repo: TwoFactorRepository,
+    private readonly success: LoginSuccess,
   ) {}
 
   async enable(principal: Principal): Promise<EnrolmentResponse> {
@@ -53,11 +55,7 @@ export class TwoFactorService {
     const secret = newTotpSecret();
     const recoveryCodes = newRecoveryCodes();
     await this.db.production((m) =>
-      m.query(
-        `UPDATE public.users SET two_factor_pending_secret = $2, two_factor_pending_recovery_hashes = $3
-          WHERE id = $1`,
-        [user.id, this.secrets.encrypt(secret), recoveryCodes.map(hashRecoveryCode)],
-      ),
+      this.repo.startEnrolment(m, user.id, this.secrets.encrypt(secret), recoveryCodes.map(hashRecoveryCode)),
     );
     return {
       secret,
@@ -80,15 +78,7 @@ export class TwoFactorService {
           this.settings.TWO_FACTOR_WINDOW,
         );
         if (step === null) throw badCode();
-        await tx.query(
-          `UPDATE public.users
-              SET two_factor_enabled = true, two_factor_secret = two_factor_pending_secret,
-                  two_factor_recovery_hashes = two_factor_pending_recovery_hashes,
-                  two_factor_pending_secret = NULL, two_factor_pending_recovery_hashes = '{}',
-                  two_factor_last_step = $2, updated_at = now()
-            WHERE id = $1`,
-          [user.id, step],
-        );
+        await this.repo.completeEnrolment(tx, user.id, step);
         await this.audit.record(tx, {
           action: 'UPDATE',
           entityType: 'User',
@@ -109,14 +99,7 @@ export class TwoFactorService {
         const user = await this.load(tx, principal.userId, true);
         if (!user.twoFactorEnabled) throw AppError.badRequest('Two-factor authentication is not enabled');
         if (!(await this.acceptSecondFactor(tx, user, code))) throw badCode();
-        await tx.query(
-          `UPDATE public.users
-              SET two_factor_enabled = false, two_factor_secret = NULL, two_factor_recovery_hashes = '{}',
-                  two_factor_pending_secret = NULL, two_factor_pending_recovery_hashes = '{}',
-                  two_factor_last_step = NULL, updated_at = now()
-            WHERE id = $1`,
-          [user.id],
-        );
+        await this.repo.disable(tx, user.id);
         await this.audit.record(tx, {
           action: 'UPDATE',
           entityType: 'User',
@@ -144,7 +127,7 @@ export class TwoFactorService {
 
   private async complete(
     tempToken: string,
-    method: string,
+    method: Extract<LoginMethod, 'totp' | 'recovery_code'>,
     accept: (tx: EntityManager, user: User) => Promise<boolean>,
   ): Promise<LoginResponse> {
     const unverified = this.jwt.verify(tempToken);
@@ -193,18 +176,7 @@ export class TwoFactorService {
     if (!(await this.challenges.consume(claims.jti))) {
       throw AppError.unauthorized('This two-factor challenge has ended; log in again', 'INVALID_TOKEN');
     }
-    const session = await this.sessions.issue(user);
-    await this.locks.succeeded(user.id);
-    await this.securityAudit.record('LOGIN_SUCCESS', {
-      action: 'LOGIN',
-      entityType: 'User',
-      entityId: user.id,
-      userId: user.id,
-      username: user.email,
-      message: 'Logged in with two-factor authentication',
-      metadata: { success: true, method },
-    });
-    return session;
+    return this.success.complete(user, method);
   }
 
   private loginFailed(user: User, method: string, reason: string) {
@@ -234,43 +206,19 @@ export class TwoFactorService {
       this.settings.TWO_FACTOR_WINDOW,
     );
     if (step === null) return false;
-    const rows = await modifyReturning(
-      tx,
-      `UPDATE public.users SET two_factor_last_step = $2
-        WHERE id = $1 AND (two_factor_last_step IS NULL OR two_factor_last_step < $2) RETURNING id`,
-      [user.id, step],
-    );
-    return rows.length === 1;
+    return this.repo.acceptStep(tx, user.id, step);
   }
 
   private async acceptRecoveryCode(tx: EntityManager, user: User, code: string): Promise<boolean> {
     if (!RECOVERY_CODE_PATTERN.test(code.trim().toUpperCase())) return false;
-    const hash = hashRecoveryCode(code);
-    const rows = await modifyReturning(
-      tx,
-      `UPDATE public.users SET two_factor_recovery_hashes = array_remove(two_factor_recovery_hashes, $2)
-        WHERE id = $1 AND $2 = ANY(two_factor_recovery_hashes) RETURNING id`,
-      [user.id, hash],
-    );
-    return rows.length === 1;
+    return this.repo.useRecoveryCode(tx, user.id, hashRecoveryCode(code));
   }
 
-  private async load(
-    db: Pick<EntityManager, 'getRepository'> | TenantDatabase,
-    userId: number,
-    lock = false,
-  ): Promise<User> {
-    const run = (m: EntityManager) => {
-      const qb = m
-        .getRepository(User)
-        .createQueryBuilder('u')
-        .addSelect(['u.twoFactorSecret', 'u.twoFactorPendingSecret'])
-        .innerJoinAndSelect('u.role', 'role')
-        .where('u.id = :id AND u.deleted_at IS NULL', { id: userId });
-      if (lock) qb.setLock('pessimistic_write', undefined, ['u']);
-      return qb.getOne();
-    };
-    const user = db instanceof TenantDatabase ? await db.production(run) : await run(db as EntityManager);
+  private async load(db: EntityManager | TenantDatabase, userId: number, lock = false): Promise<User> {
+    const user =
+      db instanceof TenantDatabase
+        ? await db.production((m) => this.repo.findWithSecrets(m, userId, lock))
+        : await this.repo.findWithSecrets(db, userId, lock);
     if (!user) throw AppError.unauthorized('Invalid token', 'INVALID_TOKEN');
     return user;
   }
