@@ -2,9 +2,22 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 import { layers } from './eslint.layers.mjs';
+import { repositories } from './eslint.repositories.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'deploy/**', 'dist-bench/**', 'node_modules/**', 'vendor/**', 'coverage/**', 'clients/typescript/schema.d.ts', 'jest.config.js', 'eslint.*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'deploy/**',
+      'dist-bench/**',
+      'node_modules/**',
+      'vendor/**',
+      'coverage/**',
+      'clients/typescript/schema.d.ts',
+      'jest.config.js',
+      'eslint.*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
@@ -47,4 +60,5 @@ export default tseslint.config(
     },
   },
   ...layers,
+  ...repositories,
 );
