@@ -2,7 +2,7 @@ import { Client as PgClient } from 'pg';
 import { DataSource, MigrationInterface } from 'typeorm';
 import { CommitInsertsSubscriber, sendUnnamedStatements } from './commit-inserts';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
-import { QueryFailureLogger } from '../common/logging/query-failure-logger';
+import { QueryFailureLogger } from './query-failure-logger';
 
 export interface DbTarget {
   host: string;

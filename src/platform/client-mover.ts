@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Client as PgClient } from 'pg';
-import { IsNull } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { databaseExists, DbTarget, withAdminConnection } from '../database/data-source-factory';
 import { quoteIdent, quoteLiteral } from '../database/ddl';
@@ -8,7 +7,7 @@ import { ClientRegistry } from '../tenancy/client-registry';
 import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { Client } from '../tenancy/entities/client.entity';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
-import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
 import { identityOver, readServerIdentity, sameServer, ServerIdentity } from '../tenancy/server-identity';
 import { ClientMoveLock } from './client-move-lock';
 import { ClientMoveQueue, MovedSource } from './client-move.queue';
@@ -43,7 +42,7 @@ export class ClientMover {
   private readonly logger = new Logger(ClientMover.name);
 
   constructor(
-    private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
     private readonly registry: ClientRegistry,
     private readonly servers: DatabaseServerRegistry,
     private readonly secrets: SecretBox,
@@ -83,7 +82,7 @@ export class ClientMover {
    * database is the one the client is on.
    */
   async dropSource(clientId: number, source: MovedSource): Promise<void> {
-    const client = await this.platform.clients().findOneBy({ id: clientId });
+    const client = await this.clients.byId(clientId);
     const admin = await this.servers.adminTarget(source.serverId, source.host, source.port, 'postgres');
     const [current, moving] = await Promise.all([
       client ? this.liveIdentity(client.serverId, client.databaseHost, client.databasePort) : null,
@@ -125,7 +124,7 @@ export class ClientMover {
       Object.assign(job, { step, status: 'running' }, extra);
       await this.jobs.save(job);
     };
-    let client = await this.platform.clients().findOneBy({ id: job.clientId });
+    let client = await this.clients.byId(job.clientId);
     const target = await this.servers.get(job.toServerId);
     let paused = false;
     let switched = false;
@@ -160,16 +159,14 @@ export class ClientMover {
       const database = movedDatabaseName(client.databaseName, job.jobId);
       await progress('pausing');
       // A restore in place and a move exclude each other through the client's row.
-      const marked = await this.platform
-        .clients()
-        .update({ id: client.id, restoringSince: IsNull() }, { movingToServerId: target.id });
-      if (!marked.affected) throw new MoveRefused(BEING_RESTORED);
+      const marked = await this.clients.markMoving(client.id, target.id);
+      if (!marked) throw new MoveRefused(BEING_RESTORED);
       paused = true;
       await this.registry.changed();
       await this.makeReadOnly(source);
 
       await progress('copying');
-      client = (await this.platform.clients().findOneBy({ id: client.id }))!;
+      client = (await this.clients.byId(client.id))!;
       await this.prepareTarget(client, target, database, from, () => (created = { database, on: to }));
       await copyDatabase(
         await this.servers.adminTarget(source.serverId, source.host, source.port, source.database),
@@ -177,7 +174,7 @@ export class ClientMover {
       );
 
       await progress('switching');
-      await this.platform.clients().update(client.id, {
+      await this.clients.update(null, client.id, {
         serverId: target.id,
         databaseHost: target.host,
         databasePort: target.port,
@@ -289,7 +286,7 @@ export class ClientMover {
    */
   private async dropCreated(target: DatabaseServer, created: { database: string; on: ServerIdentity }) {
     try {
-      const client = await this.platform.clients().findOneBy({ databaseName: created.database });
+      const client = await this.clients.byDatabaseName(created.database);
       if (client) return;
       await withAdminConnection(await this.targetAdmin(target, 'postgres'), async (pg) => {
         if (!sameServer(await identityOver(pg), created.on)) return;
@@ -335,7 +332,7 @@ export class ClientMover {
           [client.databaseName],
         );
       });
-      await this.platform.clients().update(client.id, { movingToServerId: null });
+      await this.clients.update(null, client.id, { movingToServerId: null });
       await this.registry.changed();
     } catch (err) {
       this.logger.error(`Resuming writes of ${client.identifier} failed: ${(err as Error).message}`);

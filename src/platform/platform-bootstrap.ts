@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { PasswordHasher } from '../identity';
 import { AppConfig } from '../config/app-config';
 import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
 import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { roleIdOf, seedDefaultData } from '../identity';
-import { In } from 'typeorm';
 import { MIGRATABLE } from './clients.service';
 import { StartupMigrations } from './startup-migrations';
 
@@ -16,6 +16,7 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
 
   constructor(
     private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
     private readonly config: AppConfig,
     private readonly hasher: PasswordHasher,
     private readonly startup: StartupMigrations,
@@ -63,7 +64,7 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
 
   /** Queues every provisioned client for migration in the background; the start does not wait. */
   private async migrateClients() {
-    this.startup.begin(await this.platform.clients().findBy({ status: In(MIGRATABLE) }));
+    this.startup.begin(await this.clients.withStatus(MIGRATABLE));
   }
 }
 

@@ -9,7 +9,7 @@ import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
 import { MailService } from '../mail/mail.service';
 import { ClientLinks } from '../tenancy/client-links';
 import { ClientRegistry } from '../tenancy/client-registry';
-import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
 import { roleIdOf, seedDefaultData } from '../identity';
 import { AppConfig } from '../config/app-config';
 import { ClientDatabases } from '../tenancy/client-databases';
@@ -30,7 +30,7 @@ export class ProvisioningProcessor implements OnModuleInit {
   private readonly logger = new Logger(ProvisioningProcessor.name);
 
   constructor(
-    private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
     private readonly queue: ProvisioningQueue,
     private readonly config: AppConfig,
     private readonly secrets: SecretBox,
@@ -68,8 +68,7 @@ export class ProvisioningProcessor implements OnModuleInit {
   }
 
   private async run(clientId: number) {
-    const clients = this.platform.clients();
-    const client = await clients.findOneBy({ id: clientId });
+    const client = await this.clients.byId(clientId);
     if (!client || client.status !== 'PROVISIONING') return;
     try {
       let password: string;
@@ -78,17 +77,21 @@ export class ProvisioningProcessor implements OnModuleInit {
       } else {
         password = randomBytes(24).toString('base64url');
         client.databasePassword = this.secrets.encrypt(password);
-        await clients.update(client.id, { databasePassword: client.databasePassword });
+        await this.clients.update(null, client.id, { databasePassword: client.databasePassword });
       }
       await this.databases.create(client, password);
       const setup = await this.seed(client);
-      await clients.update(client.id, { status: 'ACTIVE', provisionedAt: new Date(), lastError: null });
+      await this.clients.update(null, client.id, {
+        status: 'ACTIVE',
+        provisionedAt: new Date(),
+        lastError: null,
+      });
       await this.registry.changed();
       if (setup) await this.sendSetupMail(client, setup.email, setup.code);
       this.logger.log(`Provisioned client ${client.identifier}`);
     } catch (err) {
       this.logger.error(`Provisioning ${client.identifier} failed: ${(err as Error).message}`);
-      await clients.update(client.id, {
+      await this.clients.update(null, client.id, {
         status: 'PENDING',
         lastError: publicFailure(err),
       });

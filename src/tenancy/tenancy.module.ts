@@ -12,6 +12,8 @@ import { ClientLinks } from './client-links';
 import { ClientRegistry } from './client-registry';
 import { MigratingClients } from './migrating-clients';
 import { PlatformDatabase } from './platform-database';
+import { ClientsRepository } from './clients.repository';
+import { DatabaseServersRepository } from './database-servers.repository';
 import { PerClientRunner } from './per-client-runner';
 import { SandboxSchemas } from './sandbox-schemas';
 import { TenantDataSources } from './tenant-data-sources';
@@ -29,6 +31,8 @@ import { TenantMiddleware } from './tenant.middleware';
     TenantDatabase,
     TenantPools,
     PlatformDatabase,
+    ClientsRepository,
+    DatabaseServersRepository,
     SandboxSchemas,
     PerClientRunner,
     TenantMiddleware,
@@ -44,6 +48,8 @@ import { TenantMiddleware } from './tenant.middleware';
     TenantDatabase,
     TenantPools,
     PlatformDatabase,
+    ClientsRepository,
+    DatabaseServersRepository,
     SandboxSchemas,
     PerClientRunner,
     ClientLinks,
