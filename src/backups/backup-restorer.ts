@@ -12,11 +12,11 @@ import { MASTER_CLIENT } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { CorruptBackup } from './backup-cipher';
 import { BackupMetrics } from './backup-metrics';
-import { BackupRows } from './backup-rows';
+import { BackupsRepository } from './backups.repository';
 import { BackupVerifier } from './backup-verifier';
 import { BackupsSettings } from './backups.settings';
 import { PgToolError, restoreDatabase } from './pg-tools';
-import { ExistsOnServer, RestoreDatabases } from './restore-databases';
+import { ExistsOnServer, freshDatabaseName, RestoreDatabasesRepository } from './restore-databases.repository';
 import { RestoreJob, RestoreJobs } from './restore-jobs';
 
 /**
@@ -37,13 +37,13 @@ export class BackupRestorer {
 
   constructor(
     private readonly jobs: RestoreJobs,
-    private readonly rows: BackupRows,
+    private readonly rows: BackupsRepository,
     private readonly verifier: BackupVerifier,
     private readonly clients: ClientsRepository,
     private readonly registry: ClientRegistry,
     private readonly sandboxes: SandboxSchemas,
     private readonly databases: ClientDatabases,
-    private readonly restores: RestoreDatabases,
+    private readonly restores: RestoreDatabasesRepository,
     private readonly secrets: SecretBox,
     private readonly audit: AuditWriter,
     private readonly db: TenantDatabase,
@@ -133,7 +133,7 @@ export class BackupRestorer {
     const backup = await this.completedBackup(job);
     let client = await this.client(job.clientId);
     const previous = client.databaseName;
-    const fresh = this.restores.freshName(client, randomBytes(3).toString('hex'));
+    const fresh = freshDatabaseName(client, randomBytes(3).toString('hex'));
     Object.assign(job, { freshDatabase: fresh, previousDatabase: previous });
     await this.jobs.save(job);
     const marked = await this.clients.markRestoring(client.id);

@@ -6,7 +6,7 @@ import { ClientDatabases } from '../tenancy/client-databases';
 import { encryptStream } from './backup-cipher';
 import { BackupKeys } from './backup-keys';
 import { BackupMetrics } from './backup-metrics';
-import { BackupRows } from './backup-rows';
+import { BackupsRepository } from './backups.repository';
 import { BackupsSettings } from './backups.settings';
 import { dumpDatabase, PgToolError } from './pg-tools';
 import { BACKUP_STORE, BackupStore } from './store/backup-store';
@@ -24,7 +24,7 @@ export class BackupRunner {
   private readonly logger = new Logger(BackupRunner.name);
 
   constructor(
-    private readonly rows: BackupRows,
+    private readonly rows: BackupsRepository,
     @Inject(BACKUP_STORE) private readonly store: BackupStore,
     private readonly keys: BackupKeys,
     private readonly clients: ClientsRepository,

@@ -10,7 +10,7 @@ import { ClientsRepository } from '../tenancy/clients.repository';
 import { BackupKeys } from './backup-keys';
 import { BackupMetrics } from './backup-metrics';
 import { BackupQueue, RestoreQueue } from './backup-queues';
-import { BackupRow, BackupRows, toBackupView } from './backup-rows';
+import { BackupRow, BackupsRepository, toBackupView } from './backups.repository';
 import { BackupVerifier } from './backup-verifier';
 import { RestoreBackupDto } from './dto/backup.dto';
 import { RestoreJobs, restoreView } from './restore-jobs';
@@ -25,7 +25,7 @@ export class BackupsService {
   private readonly logger = new Logger(BackupsService.name);
 
   constructor(
-    private readonly rows: BackupRows,
+    private readonly rows: BackupsRepository,
     private readonly queue: BackupQueue,
     private readonly restoreQueue: RestoreQueue,
     private readonly jobs: RestoreJobs,
