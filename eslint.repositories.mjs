@@ -25,13 +25,15 @@ export const STATEMENT_HOMES = [
  *   sandbox work (the first statement of every sandbox transaction);
  * - src/database/sql.ts: modifyReturning, rows of UPDATE/DELETE ... RETURNING from a repository's SQL;
  * - src/database/commit-inserts.ts: side rows (audit, outbox) buffered and sent just before COMMIT;
- * - src/database/ddl.ts: the schema-change executor shared by the migration runner and custom tables.
+ * - src/database/ddl.ts: the schema-change executor shared by the migration runner and custom tables;
+ * - src/tenancy/client-connection-pool.ts: the bounded pool TypeORM's driver sends tenant statements through.
  */
 export const SQL_PRIMITIVES = [
   'src/tenancy/tenant-database.ts',
   'src/database/sql.ts',
   'src/database/commit-inserts.ts',
   'src/database/ddl.ts',
+  'src/tenancy/client-connection-pool.ts',
 ];
 
 const ALWAYS_REFUSED = new Set(['query', 'createQueryBuilder', 'getRepository']);

@@ -16,7 +16,11 @@ import { BackupsRepository } from './backups.repository';
 import { BackupVerifier } from './backup-verifier';
 import { BackupsSettings } from './backups.settings';
 import { PgToolError, restoreDatabase } from './pg-tools';
-import { ExistsOnServer, freshDatabaseName, RestoreDatabasesRepository } from './restore-databases.repository';
+import {
+  ExistsOnServer,
+  freshDatabaseName,
+  RestoreDatabasesRepository,
+} from './restore-databases.repository';
 import { RestoreJob, RestoreJobs } from './restore-jobs';
 
 /**

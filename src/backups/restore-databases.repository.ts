@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { databaseExists, withAdminConnection } from '../database/data-source-factory';
-import { quoteIdent, quoteLiteral } from '../database/ddl';
+import { withAdminConnection } from '../database/data-source-factory';
+import { ServerAdminRepository } from '../database/server-admin.repository';
 import { SqlNotRun } from '../database/sql-example';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
@@ -20,7 +20,10 @@ export function freshDatabaseName(client: Client, tail: string): string {
 /** The databases and roles a restore creates, fills and drops, over the server's administrative login. */
 @Injectable()
 export class RestoreDatabasesRepository {
-  constructor(private readonly databases: ClientDatabases) {}
+  constructor(
+    private readonly databases: ClientDatabases,
+    private readonly serverAdmin: ServerAdminRepository,
+  ) {}
 
   /**
    * An empty database `database` the client's login role may use. With a password (a new client),
@@ -30,22 +33,19 @@ export class RestoreDatabasesRepository {
    */
   @SqlNotRun("creates a login role and a database on the client's server")
   async create(client: Client, database: string, password?: string, onCreated = () => {}): Promise<void> {
-    const role = quoteIdent(client.databaseUsername);
-    const db = quoteIdent(database);
     await withAdminConnection(await this.databases.adminTarget(client, 'postgres'), async (pg) => {
-      if (await databaseExists(pg, database)) throw new ExistsOnServer(`database ${database}`);
+      if (await this.serverAdmin.databaseExists(pg, database))
+        throw new ExistsOnServer(`database ${database}`);
       if (password !== undefined) {
-        const { rowCount } = await pg.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
-          client.databaseUsername,
-        ]);
-        if (rowCount) throw new ExistsOnServer(`login role ${client.databaseUsername}`);
-        await pg.query(`CREATE ROLE ${role} LOGIN PASSWORD ${quoteLiteral(password)}`);
+        if (await this.serverAdmin.roleExists(pg, client.databaseUsername)) {
+          throw new ExistsOnServer(`login role ${client.databaseUsername}`);
+        }
+        await this.serverAdmin.createLoginRole(pg, client.databaseUsername, password);
         onCreated();
       }
-      await pg.query(`CREATE DATABASE ${db}`);
+      await this.serverAdmin.createDatabase(pg, database);
       onCreated();
-      await pg.query(`REVOKE ALL ON DATABASE ${db} FROM PUBLIC`);
-      await pg.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${db} TO ${role}`);
+      await this.serverAdmin.restrictDatabaseTo(pg, database, client.databaseUsername);
     });
   }
 
@@ -53,8 +53,8 @@ export class RestoreDatabasesRepository {
   @SqlNotRun("drops a database (and a login role) on the client's server")
   async drop(client: Client, database: string, dropRole = false): Promise<void> {
     await withAdminConnection(await this.databases.adminTarget(client, 'postgres'), async (pg) => {
-      await pg.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);
-      if (dropRole) await pg.query(`DROP ROLE IF EXISTS ${quoteIdent(client.databaseUsername)}`);
+      await this.serverAdmin.dropDatabase(pg, database);
+      if (dropRole) await this.serverAdmin.dropRole(pg, client.databaseUsername);
     });
   }
 

@@ -106,8 +106,3 @@ export async function withAdminConnection<T>(
     await client.end().catch(() => undefined);
   }
 }
-
-export async function databaseExists(admin: PgClient, name: string): Promise<boolean> {
-  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-  return (rowCount ?? 0) > 0;
-}

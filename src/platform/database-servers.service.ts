@@ -7,7 +7,8 @@ import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { PlatformDatabase } from '../tenancy/platform-database';
 import { DatabaseServersRepository } from '../tenancy/database-servers.repository';
-import { readServerIdentity, sameServer, ServerIdentity } from '../tenancy/server-identity';
+import { sameServer } from '../tenancy/server-identity';
+import { ServerAdminRepository, ServerIdentity } from '../database/server-admin.repository';
 import { toDatabaseServerView } from './database-server.view';
 import { CreateDatabaseServerDto, UpdateDatabaseServerDto } from './dto/database-server.dto';
 
@@ -19,6 +20,7 @@ export class DatabaseServersService {
   constructor(
     private readonly platform: PlatformDatabase,
     private readonly servers: DatabaseServersRepository,
+    private readonly serverAdmin: ServerAdminRepository,
     private readonly registry: DatabaseServerRegistry,
     private readonly secrets: SecretBox,
   ) {}
@@ -176,7 +178,7 @@ export class DatabaseServersService {
   /** 503 (Retry-After) when the server is out of reach, 400 when it refuses the login or the query. */
   private async identify(admin: DbTarget): Promise<ServerIdentity> {
     try {
-      return await readServerIdentity(admin);
+      return await this.serverAdmin.identityAt(admin);
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       this.logger.warn(`Database server ${admin.host}:${admin.port}: ${(err as Error).message}`);

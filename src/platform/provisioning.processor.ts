@@ -10,6 +10,8 @@ import { MailService } from '../mail/mail.service';
 import { ClientLinks } from '../tenancy/client-links';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { ClientsRepository } from '../tenancy/clients.repository';
+import { ServerAdminRepository } from '../database/server-admin.repository';
+import { FirstAdminsRepository } from './first-admins.repository';
 import { roleIdOf, seedDefaultData } from '../identity';
 import { AppConfig } from '../config/app-config';
 import { ClientDatabases } from '../tenancy/client-databases';
@@ -31,6 +33,8 @@ export class ProvisioningProcessor implements OnModuleInit {
 
   constructor(
     private readonly clients: ClientsRepository,
+    private readonly serverAdmin: ServerAdminRepository,
+    private readonly firstAdmins: FirstAdminsRepository,
     private readonly queue: ProvisioningQueue,
     private readonly config: AppConfig,
     private readonly secrets: SecretBox,
@@ -55,11 +59,7 @@ export class ProvisioningProcessor implements OnModuleInit {
    */
   private claimed(clientId: number) {
     return withAdminConnection(masterDirectTarget(this.config), async (pg) => {
-      const { rows } = await pg.query<{ claimed: boolean }>(
-        'SELECT pg_try_advisory_lock($1, $2) AS claimed',
-        [PROVISIONING_LOCK, clientId],
-      );
-      if (!rows[0].claimed) {
+      if (!(await this.serverAdmin.tryLockSession(pg, PROVISIONING_LOCK, clientId))) {
         this.logger.warn(`Provisioning of client ${clientId} is already running; this run leaves it`);
         return;
       }
@@ -111,16 +111,14 @@ export class ProvisioningProcessor implements OnModuleInit {
       return await dataSource.transaction(async (m) => {
         const { companyId } = await seedDefaultData(m, client.companyName);
         const email = client.contactEmail!;
-        const [existing] = await m.query('SELECT id FROM public.users WHERE lower(email) = lower($1)', [
+        if ((await this.firstAdmins.userIdByEmail(m, email)) !== null) return null;
+        const userId = await this.firstAdmins.insertConfirmedUser(
+          m,
           email,
-        ]);
-        if (existing) return null;
-        const [user] = await m.query(
-          `INSERT INTO public.users (email, username, role_id, company_id, confirmed)
-           VALUES ($1, $1, $2, $3, true) RETURNING id`,
-          [email, await roleIdOf(m, 'ADMIN'), companyId],
+          await roleIdOf(m, 'ADMIN'),
+          companyId,
         );
-        return { email, code: await this.resets.issueCode(m, user.id) };
+        return { email, code: await this.resets.issueCode(m, userId) };
       });
     } finally {
       await dataSource.destroy();

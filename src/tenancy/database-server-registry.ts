@@ -7,7 +7,7 @@ import { RedisService } from '../redis/redis.service';
 import { DatabaseServer } from './entities/database-server.entity';
 import { DatabaseServersRepository, DEFAULT_SERVER_NAME } from './database-servers.repository';
 import { PlatformDatabase } from './platform-database';
-import { readServerIdentity, ServerIdentity } from './server-identity';
+import { ServerAdminRepository, ServerIdentity } from '../database/server-admin.repository';
 
 const CHANNEL = 'database-servers:changed';
 
@@ -26,6 +26,7 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly servers: DatabaseServersRepository,
+    private readonly serverAdmin: ServerAdminRepository,
     private readonly platform: PlatformDatabase,
     private readonly config: AppConfig,
     private readonly redis: RedisService,
@@ -78,7 +79,7 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
     const read = await Promise.all(
       unknown.map(async (server) => {
         try {
-          const identity = await readServerIdentity(
+          const identity = await this.serverAdmin.identityAt(
             await this.adminTarget(server.id, server.host, server.port, 'postgres'),
           );
           await this.servers.setIdentity(server.id, identity);

@@ -4,7 +4,7 @@ import { MASTER_DATA_SOURCE } from '../database/master-data-source';
 import { PoolerAddress } from '../database/pooling';
 import { SqlExample, SqlNotRun } from '../database/sql-example';
 import { DatabaseServer } from './entities/database-server.entity';
-import type { ServerIdentity } from './server-identity';
+import type { ServerIdentity } from '../database/server-admin.repository';
 
 /** The label of the server of MULTITENANCY_DB_HOST:PORT: never its address (names reach the API). */
 export const DEFAULT_SERVER_NAME = 'default';

@@ -14,6 +14,8 @@ import { MigratingClients } from './migrating-clients';
 import { PlatformDatabase } from './platform-database';
 import { ClientsRepository } from './clients.repository';
 import { DatabaseServersRepository } from './database-servers.repository';
+import { ClientSchemasRepository } from './client-schemas.repository';
+import { ServerAdminRepository } from '../database/server-admin.repository';
 import { PerClientRunner } from './per-client-runner';
 import { SandboxSchemas } from './sandbox-schemas';
 import { TenantDataSources } from './tenant-data-sources';
@@ -33,6 +35,8 @@ import { TenantMiddleware } from './tenant.middleware';
     PlatformDatabase,
     ClientsRepository,
     DatabaseServersRepository,
+    ServerAdminRepository,
+    ClientSchemasRepository,
     SandboxSchemas,
     PerClientRunner,
     TenantMiddleware,
@@ -50,6 +54,8 @@ import { TenantMiddleware } from './tenant.middleware';
     PlatformDatabase,
     ClientsRepository,
     DatabaseServersRepository,
+    ServerAdminRepository,
+    ClientSchemasRepository,
     SandboxSchemas,
     PerClientRunner,
     ClientLinks,
