@@ -35,7 +35,7 @@ const EXAMPLE_CLIENT: NewClient = {
   subdomain: 'acme',
   customDomain: null,
   contactEmail: 'ops@acme.test',
-  serverId: 1,
+  serverId: null,
   databaseHost: 'localhost',
   databasePort: 5432,
   databaseName: 'client_acme',
