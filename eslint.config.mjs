@@ -5,19 +5,7 @@ import { layers } from './eslint.layers.mjs';
 import { repositories } from './eslint.repositories.mjs';
 
 export default tseslint.config(
-  {
-    ignores: [
-      'dist/**',
-      'deploy/**',
-      'dist-bench/**',
-      'node_modules/**',
-      'vendor/**',
-      'coverage/**',
-      'clients/typescript/schema.d.ts',
-      'jest.config.js',
-      'eslint.*.mjs',
-    ],
-  },
+  { ignores: ['dist/**', 'deploy/**', 'dist-bench/**', 'node_modules/**', 'vendor/**', 'coverage/**', 'clients/typescript/schema.d.ts', 'jest.config.js', 'eslint.*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
