@@ -6,7 +6,8 @@ import { ESLintUtils } from '@typescript-eslint/utils';
  * Outside the files below, a call is refused when it sends SQL:
  * - syntactically, whatever the receiver: `.query(`, `.createQueryBuilder(`, `.getRepository(`;
  * - by type: a statement method (`find*`, `save`, `insert`, `update`, `delete`, `upsert`, `count*`,
- *   `exists*`, `increment`, `decrement`, `remove`, `softDelete`) called on a TypeORM `EntityManager`,
+ *   `exist`/`exists*`, `increment`, `decrement`, `remove`, `softDelete`, and the rarer `softRemove`,
+ *   `restore`, `recover`, `clear`, `sum`, `average`, `minimum`, `maximum`) called on a TypeORM `EntityManager`,
  *   `Repository`, `DataSource` or `QueryRunner`, or on a pg `Pool`, `PoolClient` or `Client`.
  */
 export const STATEMENT_HOMES = [
@@ -38,7 +39,7 @@ export const SQL_PRIMITIVES = [
 
 const ALWAYS_REFUSED = new Set(['query', 'createQueryBuilder', 'getRepository']);
 const STATEMENT_METHOD =
-  /^(find\w*|save|insert|update|delete|upsert|count\w*|exists\w*|increment|decrement|remove|softDelete|query)$/;
+  /^(find\w*|save|insert|update|delete|upsert|count\w*|exists?\w*|increment|decrement|remove|softDelete|softRemove|restore|recover|clear|sum|average|minimum|maximum|query)$/;
 
 /** Types whose statement methods reach the database, and the package that declares each. */
 const DATABASE_TYPES = {
