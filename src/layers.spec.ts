@@ -9,10 +9,11 @@ interface Case {
 }
 
 /**
- * Lints import lines as if they stood in `filePath`, with the project's own ESLint config, in a
+ * Lints lines of code as if they stood in `filePath`, with the project's own ESLint config, in a
  * child process (the config is an ES module, which Jest's module sandbox cannot load). Answers, per
- * case, the `line rule` of each layer violation (eslint-plugin-boundaries rules only). `filePath`
- * must be a file of the TypeScript project: the config is type-aware.
+ * case, the `line rule` of each report of the rules whose id starts with `rulePrefix` (the layer
+ * rules of eslint-plugin-boundaries unless told). `filePath` must be a file of the TypeScript
+ * project: the config is type-aware.
  */
 function layerViolations(cases: Case[], rulePrefix = 'boundaries/'): string[][] {
   const script = `
