@@ -7,6 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { Client } from '../tenancy/entities/client.entity';
 import { ClientsRepository } from '../tenancy/clients.repository';
+import { clientDatabaseName } from '../tenancy/client-identifier';
 import { BackupKeys } from './backup-keys';
 import { BackupMetrics } from './backup-metrics';
 import { BackupQueue, RestoreQueue } from './backup-queues';
@@ -139,7 +140,7 @@ export class BackupsService {
 
   private async createClient(source: Client, dto: RestoreBackupDto): Promise<Client> {
     const identifier = dto.identifier!;
-    const databaseName = `${this.config.MULTITENANCY_DB_PREFIX}${identifier.replace(/-/g, '_')}`;
+    const databaseName = clientDatabaseName(this.config.MULTITENANCY_DB_PREFIX, identifier);
     const client = await this.clients.insert(null, {
       identifier,
       companyName: dto.name!,

@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { PlatformDatabase } from '../tenancy/platform-database';
 import { ClientsRepository } from '../tenancy/clients.repository';
+import { clientDatabaseName } from '../tenancy/client-identifier';
 import { TenantPools } from '../tenancy/tenant-pools';
 import { ClientDatabases, MigrationReport } from '../tenancy/client-databases';
 import { toClientView } from './client.view';
@@ -43,7 +44,7 @@ export class ClientsService {
   ) {}
 
   async create(dto: CreateClientDto) {
-    const databaseName = `${this.config.MULTITENANCY_DB_PREFIX}${dto.identifier.replace(/-/g, '_')}`;
+    const databaseName = clientDatabaseName(this.config.MULTITENANCY_DB_PREFIX, dto.identifier);
     if (await this.clients.identifierTaken(dto.identifier)) {
       throw AppError.conflict(`Client identifier "${dto.identifier}" is taken`);
     }
