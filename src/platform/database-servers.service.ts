@@ -107,7 +107,7 @@ export class DatabaseServersService {
   async place(tx: EntityManager, serverId?: number): Promise<DatabaseServer> {
     await this.servers.lockPlacement(tx);
     const places = await this.servers.places(tx);
-    const servers = await this.servers.allIn(tx);
+    const servers = await this.servers.all(tx);
     if (serverId !== undefined) {
       const named = servers.find((s) => s.id === serverId);
       if (!named) throw AppError.badRequest(`No database server ${serverId}`, 'VALIDATION_ERROR');

@@ -70,14 +70,10 @@ const EXAMPLE_SERVER: NewDatabaseServer = {
 export class DatabaseServersRepository {
   constructor(@Inject(MASTER_DATA_SOURCE) private readonly master: DataSource) {}
 
+  /** Every server, in the caller's transaction when one is given. */
   @SqlExample()
-  all(): Promise<DatabaseServer[]> {
-    return this.master.getRepository(DatabaseServer).find({ order: { id: 'ASC' } });
-  }
-
-  @SqlExample((c) => [c.manager])
-  allIn(tx: EntityManager): Promise<DatabaseServer[]> {
-    return tx.getRepository(DatabaseServer).find({ order: { id: 'ASC' } });
+  all(tx: EntityManager | null = null): Promise<DatabaseServer[]> {
+    return (tx ?? this.master.manager).getRepository(DatabaseServer).find({ order: { id: 'ASC' } });
   }
 
   @SqlExample([1])
