@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 import { layers } from './eslint.layers.mjs';
+import { repositories } from './eslint.repositories.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'deploy/**', 'dist-bench/**', 'node_modules/**', 'vendor/**', 'coverage/**', 'clients/typescript/schema.d.ts', 'jest.config.js', 'eslint.*.mjs'] },
@@ -47,4 +48,5 @@ export default tseslint.config(
     },
   },
   ...layers,
+  ...repositories,
 );

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { MetricsService } from '../observability/metrics/metrics.service';
-import { BackupRows } from './backup-rows';
+import { BackupsRepository } from './backups.repository';
 
 export type BackupOutcome = 'completed' | 'failed';
 export type RestoreOutcome = 'done' | 'failed' | 'corrupt';
@@ -15,7 +15,7 @@ export class BackupMetrics {
   readonly backupSeconds: Histogram<'outcome'>;
   readonly restoreSeconds: Histogram<'target'>;
 
-  constructor(metrics: MetricsService, rows: BackupRows) {
+  constructor(metrics: MetricsService, rows: BackupsRepository) {
     const registers = [metrics.registry];
     const buckets = [1, 5, 15, 60, 300, 900, 3600, 4 * 3600];
     this.backups = new Counter({

@@ -1,23 +1,26 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { IsNull } from 'typeorm';
 import { AuditWriter } from '../audit-trail/audit-writer';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AuthStateCache } from '../identity';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { Client } from '../tenancy/entities/client.entity';
-import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
 import { SandboxSchemas } from '../tenancy/sandbox-schemas';
 import { MASTER_CLIENT } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { CorruptBackup } from './backup-cipher';
 import { BackupMetrics } from './backup-metrics';
-import { BackupRows } from './backup-rows';
+import { BackupsRepository } from './backups.repository';
 import { BackupVerifier } from './backup-verifier';
 import { BackupsSettings } from './backups.settings';
 import { PgToolError, restoreDatabase } from './pg-tools';
-import { ExistsOnServer, RestoreDatabases } from './restore-databases';
+import {
+  ExistsOnServer,
+  freshDatabaseName,
+  RestoreDatabasesRepository,
+} from './restore-databases.repository';
 import { RestoreJob, RestoreJobs } from './restore-jobs';
 
 /**
@@ -38,13 +41,13 @@ export class BackupRestorer {
 
   constructor(
     private readonly jobs: RestoreJobs,
-    private readonly rows: BackupRows,
+    private readonly rows: BackupsRepository,
     private readonly verifier: BackupVerifier,
-    private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
     private readonly registry: ClientRegistry,
     private readonly sandboxes: SandboxSchemas,
     private readonly databases: ClientDatabases,
-    private readonly restores: RestoreDatabases,
+    private readonly restores: RestoreDatabasesRepository,
     private readonly secrets: SecretBox,
     private readonly audit: AuditWriter,
     private readonly db: TenantDatabase,
@@ -96,7 +99,7 @@ export class BackupRestorer {
     let finished = 0;
     for (const job of await this.jobs.running()) {
       if (Date.now() - (job.heartbeatAt ?? 0) < silent) continue;
-      const client = await this.platform.clients().findOneBy({ id: job.clientId });
+      const client = await this.clients.byId(job.clientId);
       this.logger.warn(`Restore ${job.jobId} was left running by a stopped worker; finishing it`);
       if (job.target === 'new-client') {
         if (client?.status === 'ACTIVE') job.status = 'done';
@@ -104,7 +107,7 @@ export class BackupRestorer {
           if (client) {
             // Only what the stopped run recorded as its own.
             if (job.created) await this.restores.drop(client, client.databaseName, true);
-            await this.platform.clients().update(client.id, { lastError: STOPPED });
+            await this.clients.update(null, client.id, { lastError: STOPPED });
           }
           job.status = 'failed';
           job.error = STOPPED;
@@ -115,7 +118,7 @@ export class BackupRestorer {
       } else {
         if (client && job.freshDatabase) await this.restores.drop(client, job.freshDatabase);
         if (client && job.target === 'in-place') {
-          await this.platform.clients().update(client.id, { restoringSince: null });
+          await this.clients.update(null, client.id, { restoringSince: null });
           await this.registry.changed();
         }
         job.status = 'failed';
@@ -134,13 +137,11 @@ export class BackupRestorer {
     const backup = await this.completedBackup(job);
     let client = await this.client(job.clientId);
     const previous = client.databaseName;
-    const fresh = this.restores.freshName(client, randomBytes(3).toString('hex'));
+    const fresh = freshDatabaseName(client, randomBytes(3).toString('hex'));
     Object.assign(job, { freshDatabase: fresh, previousDatabase: previous });
     await this.jobs.save(job);
-    const marked = await this.platform
-      .clients()
-      .update({ id: client.id, movingToServerId: IsNull() }, { restoringSince: new Date() });
-    if (!marked.affected) throw new RestoreRefused('The client is being moved to another server');
+    const marked = await this.clients.markRestoring(client.id);
+    if (!marked) throw new RestoreRefused('The client is being moved to another server');
     await this.registry.changed();
     let switched = false;
     try {
@@ -149,7 +150,7 @@ export class BackupRestorer {
       await this.fill(target, job);
       client = await this.client(job.clientId);
       if (client.databaseName !== previous) throw new RestoreRefused('The client changed database meanwhile');
-      await this.platform.clients().update(client.id, { databaseName: fresh, restoringSince: null });
+      await this.clients.update(null, client.id, { databaseName: fresh, restoringSince: null });
       switched = true;
       await this.registry.changed();
       await this.sandboxes.changed({ identifier: client.identifier, id: client.id, isMaster: false });
@@ -161,7 +162,7 @@ export class BackupRestorer {
         await this.restores
           .drop(client, fresh)
           .catch((e: Error) => this.logger.error(`Dropping ${fresh}: ${e.message}`));
-        await this.platform.clients().update(client.id, { restoringSince: null });
+        await this.clients.update(null, client.id, { restoringSince: null });
         await this.registry.changed();
       }
       throw err;
@@ -175,7 +176,7 @@ export class BackupRestorer {
     const client = await this.client(job.clientId);
     if (client.status !== 'PENDING') throw new RestoreRefused(`The new client is ${client.status}`);
     const password = randomBytes(24).toString('base64url');
-    await this.platform.clients().update(client.id, { databasePassword: this.secrets.encrypt(password) });
+    await this.clients.update(null, client.id, { databasePassword: this.secrets.encrypt(password) });
     Object.assign(job, { freshDatabase: client.databaseName });
     await this.jobs.save(job);
     let created = false;
@@ -183,7 +184,7 @@ export class BackupRestorer {
       await this.restores.create(client, client.databaseName, password, () => (created = true));
       await this.jobs.save(Object.assign(job, { created }));
       await this.fill(client, job);
-      await this.platform.clients().update(client.id, {
+      await this.clients.update(null, client.id, {
         status: 'ACTIVE',
         provisionedAt: new Date(),
         lastError: null,
@@ -191,7 +192,7 @@ export class BackupRestorer {
       await this.registry.changed();
     } catch (err) {
       if (created) await this.restores.drop(client, client.databaseName, true).catch(() => undefined);
-      await this.platform.clients().update(client.id, { lastError: publicReason(err) });
+      await this.clients.update(null, client.id, { lastError: publicReason(err) });
       throw err;
     }
   }
@@ -212,7 +213,7 @@ export class BackupRestorer {
   }
 
   private async client(id: number): Promise<Client> {
-    const client = await this.platform.clients().findOneBy({ id });
+    const client = await this.clients.byId(id);
     if (!client || client.status === 'DELETED') throw new RestoreRefused('The client is gone');
     return client;
   }

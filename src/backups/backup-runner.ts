@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
-import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { encryptStream } from './backup-cipher';
 import { BackupKeys } from './backup-keys';
 import { BackupMetrics } from './backup-metrics';
-import { BackupRows } from './backup-rows';
+import { BackupsRepository } from './backups.repository';
 import { BackupsSettings } from './backups.settings';
 import { dumpDatabase, PgToolError } from './pg-tools';
 import { BACKUP_STORE, BackupStore } from './store/backup-store';
@@ -24,10 +24,10 @@ export class BackupRunner {
   private readonly logger = new Logger(BackupRunner.name);
 
   constructor(
-    private readonly rows: BackupRows,
+    private readonly rows: BackupsRepository,
     @Inject(BACKUP_STORE) private readonly store: BackupStore,
     private readonly keys: BackupKeys,
-    private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
     private readonly databases: ClientDatabases,
     private readonly settings: BackupsSettings,
     private readonly metrics: BackupMetrics,
@@ -42,7 +42,7 @@ export class BackupRunner {
       this.settings.BACKUP_HEARTBEAT_MS,
     );
     try {
-      const client = await this.platform.clients().findOneBy({ id: backup.clientId });
+      const client = await this.clients.byId(backup.clientId);
       if (!client || !BACKED_UP.includes(client.status))
         throw new BackupRefused('The client is not provisioned');
       const hash = createHash('sha256');

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { BackupRestorer } from './backup-restorer';
-import { BackupRows } from './backup-rows';
+import { BackupsRepository } from './backups.repository';
 import { BackupRunner } from './backup-runner';
 import { BackupsService } from './backups.service';
 import { BackupsSettings } from './backups.settings';
@@ -17,7 +17,7 @@ export class BackupScheduler {
   private readonly logger = new Logger(BackupScheduler.name);
 
   constructor(
-    private readonly rows: BackupRows,
+    private readonly rows: BackupsRepository,
     private readonly backups: BackupsService,
     private readonly runner: BackupRunner,
     private readonly restorer: BackupRestorer,

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream';
 import { AppError } from '../common/errors/app-error';
 import { CorruptBackup, decryptStream } from './backup-cipher';
 import { BackupKeys, UnknownBackupKey } from './backup-keys';
-import { BackupRow } from './backup-rows';
+import { BackupRow } from './backups.repository';
 import { BACKUP_STORE, BackupObjectMissing, BackupStore } from './store/backup-store';
 import { checkArchive, PgToolError } from './pg-tools';
 

@@ -5,7 +5,7 @@ import { BackupKeys } from './backup-keys';
 import { BackupMetrics } from './backup-metrics';
 import { BackupQueue, BackupScheduleQueue, RestoreQueue } from './backup-queues';
 import { BackupRestorer } from './backup-restorer';
-import { BackupRows } from './backup-rows';
+import { BackupsRepository } from './backups.repository';
 import { BackupRunner } from './backup-runner';
 import { BackupScheduler } from './backup-scheduler';
 import { BackupVerifier } from './backup-verifier';
@@ -13,7 +13,7 @@ import { BackupsController } from './backups.controller';
 import { BackupsProcessor } from './backups.processor';
 import { BackupsService } from './backups.service';
 import { BackupsSettings } from './backups.settings';
-import { RestoreDatabases } from './restore-databases';
+import { RestoreDatabasesRepository } from './restore-databases.repository';
 import { RestoreJobs } from './restore-jobs';
 import { BACKUP_STORE } from './store/backup-store';
 import { LocalBackupStore } from './store/local-backup-store';
@@ -50,12 +50,12 @@ export class BackupsModule {
         storeProvider,
         BackupKeys,
         BackupMetrics,
-        BackupRows,
+        BackupsRepository,
         BackupQueue,
         RestoreQueue,
         BackupScheduleQueue,
         RestoreJobs,
-        RestoreDatabases,
+        RestoreDatabasesRepository,
         BackupVerifier,
         BackupRunner,
         BackupRestorer,

@@ -6,11 +6,12 @@ import { paged } from '../common/pagination/pagination';
 import { AppConfig } from '../config/app-config';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { Client } from '../tenancy/entities/client.entity';
-import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
+import { clientDatabaseName } from '../tenancy/client-identifier';
 import { BackupKeys } from './backup-keys';
 import { BackupMetrics } from './backup-metrics';
 import { BackupQueue, RestoreQueue } from './backup-queues';
-import { BackupRow, BackupRows, toBackupView } from './backup-rows';
+import { BackupRow, BackupsRepository, toBackupView } from './backups.repository';
 import { BackupVerifier } from './backup-verifier';
 import { RestoreBackupDto } from './dto/backup.dto';
 import { RestoreJobs, restoreView } from './restore-jobs';
@@ -25,13 +26,13 @@ export class BackupsService {
   private readonly logger = new Logger(BackupsService.name);
 
   constructor(
-    private readonly rows: BackupRows,
+    private readonly rows: BackupsRepository,
     private readonly queue: BackupQueue,
     private readonly restoreQueue: RestoreQueue,
     private readonly jobs: RestoreJobs,
     private readonly keys: BackupKeys,
     private readonly verifier: BackupVerifier,
-    private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
     private readonly registry: ClientRegistry,
     private readonly config: AppConfig,
     private readonly metrics: BackupMetrics,
@@ -73,7 +74,7 @@ export class BackupsService {
   /** The decrypted archive (pg_restore custom format) of a COMPLETED backup. */
   async download(id: number): Promise<{ name: string; stream: Readable }> {
     const backup = await this.completed(id);
-    const client = await this.platform.clients().findOneBy({ id: backup.clientId });
+    const client = await this.clients.byId(backup.clientId);
     const stamp = (backup.finishedAt ?? '').replace(/[-:]/g, '').replace(/\..*$/, 'Z');
     const name = `${client?.identifier ?? `client-${backup.clientId}`}-backup-${backup.id}-${stamp}.dump`;
     return { name, stream: await this.verifier.open(backup) };
@@ -139,46 +140,38 @@ export class BackupsService {
 
   private async createClient(source: Client, dto: RestoreBackupDto): Promise<Client> {
     const identifier = dto.identifier!;
-    const databaseName = `${this.config.MULTITENANCY_DB_PREFIX}${identifier.replace(/-/g, '_')}`;
-    const clients = this.platform.clients();
-    const client = await clients.save(
-      clients.create({
-        identifier,
-        companyName: dto.name!,
-        subdomain: dto.subdomain ?? null,
-        customDomain: null,
-        contactEmail: dto.contactEmail!.toLowerCase(),
-        serverId: source.serverId,
-        databaseHost: source.databaseHost,
-        databasePort: source.databasePort,
-        databaseName,
-        databaseUsername: databaseName,
-        databasePassword: null,
-        status: 'PENDING',
-        maxUsers: source.maxUsers,
-        maxSandboxes: source.maxSandboxes,
-      }),
-    );
+    const databaseName = clientDatabaseName(this.config.MULTITENANCY_DB_PREFIX, identifier);
+    const client = await this.clients.insert(null, {
+      identifier,
+      companyName: dto.name!,
+      subdomain: dto.subdomain ?? null,
+      customDomain: null,
+      contactEmail: dto.contactEmail!.toLowerCase(),
+      serverId: source.serverId,
+      databaseHost: source.databaseHost,
+      databasePort: source.databasePort,
+      databaseName,
+      databaseUsername: databaseName,
+      databasePassword: null,
+      status: 'PENDING',
+      maxUsers: source.maxUsers,
+      maxSandboxes: source.maxSandboxes,
+    });
     await this.registry.changed();
     return client;
   }
 
   private async assertFree(dto: RestoreBackupDto) {
-    const clients = this.platform.clients();
-    if (await clients.exist({ where: { identifier: dto.identifier } })) {
+    if (await this.clients.identifierTaken(dto.identifier!)) {
       throw AppError.conflict(`Client identifier "${dto.identifier}" is taken`);
     }
     if (!dto.subdomain) return;
-    const taken = await clients
-      .createQueryBuilder('c')
-      .where('lower(c.subdomain) = :value', { value: dto.subdomain })
-      .andWhere("c.status <> 'DELETED'")
-      .getExists();
-    if (taken) throw AppError.conflict(`subdomain "${dto.subdomain}" is taken`);
+    if (await this.clients.domainTaken('subdomain', dto.subdomain))
+      throw AppError.conflict(`subdomain "${dto.subdomain}" is taken`);
   }
 
   private async client(id: number): Promise<Client> {
-    const client = await this.platform.clients().findOneBy({ id });
+    const client = await this.clients.byId(id);
     if (!client || client.status === 'DELETED') throw AppError.notFound('Client');
     return client;
   }

@@ -2,7 +2,7 @@ import { Client as PgClient } from 'pg';
 import { DataSource, MigrationInterface } from 'typeorm';
 import { CommitInsertsSubscriber, sendUnnamedStatements } from './commit-inserts';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
-import { QueryFailureLogger } from '../common/logging/query-failure-logger';
+import { QueryFailureLogger } from './query-failure-logger';
 
 export interface DbTarget {
   host: string;
@@ -105,9 +105,4 @@ export async function withAdminConnection<T>(
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-export async function databaseExists(admin: PgClient, name: string): Promise<boolean> {
-  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-  return (rowCount ?? 0) > 0;
 }

@@ -3,13 +3,8 @@ import { DataSource } from 'typeorm';
 import { CLIENT_MIGRATIONS } from '../../migrations/client';
 import { MASTER_MIGRATIONS } from '../../migrations/master';
 import { AppConfig } from '../config/app-config';
-import {
-  createDataSource,
-  databaseExists,
-  parseDatabaseUrl,
-  withAdminConnection,
-} from './data-source-factory';
-import { quoteIdent } from './ddl';
+import { createDataSource, parseDatabaseUrl, withAdminConnection } from './data-source-factory';
+import { ServerAdminRepository } from './server-admin.repository';
 import { EntityClasses, TENANT_ENTITIES } from './tenant-entities';
 import { runMigrationSet } from './migration-runner';
 import { masterDirectTarget, masterPooled } from './pooling';
@@ -29,18 +24,18 @@ export async function openMasterDatabase(
 ): Promise<DataSource> {
   const logger = new Logger('MasterDatabase');
   const target = masterDirectTarget(config);
+  // Before the application's providers exist: the repository has no dependencies of its own.
+  const serverAdmin = new ServerAdminRepository();
   await withAdminConnection({ ...target, database: 'postgres' }, async (admin) => {
-    if (!(await databaseExists(admin, target.database))) {
+    if (!(await serverAdmin.databaseExists(admin, target.database))) {
       logger.log(`Creating master database ${target.database}`);
-      await admin.query(`CREATE DATABASE ${quoteIdent(target.database)}`).catch((err: { code?: string }) => {
+      await serverAdmin.createDatabase(admin, target.database).catch((err: { code?: string }) => {
         if (err.code !== '42P04') throw err; // created concurrently by another replica
       });
     }
     // Only the application's own login may connect (clients' roles must not see the master); every
     // start, so a master created by other means (a template, a restore) is closed too.
-    const db = quoteIdent(target.database);
-    await admin.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${db} TO CURRENT_USER`);
-    await admin.query(`REVOKE CONNECT, TEMPORARY ON DATABASE ${db} FROM PUBLIC`);
+    await serverAdmin.restrictDatabaseToCurrentUser(admin, target.database);
   });
   await runMigrationSet(target, MASTER_MIGRATIONS, { tableName: 'platform_migrations' });
   await runMigrationSet(target, CLIENT_MIGRATIONS);

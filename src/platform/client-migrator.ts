@@ -4,7 +4,7 @@ import { migrationName } from '../database/migration-runner';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
 import { MigratingClients } from '../tenancy/migrating-clients';
-import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
 import { ClientMigrationMetrics } from './client-migration-metrics';
 import { ClientMoveLock } from './client-move-lock';
 import { MigratedVersions } from './migrated-versions';
@@ -28,7 +28,7 @@ export class ClientMigrator {
     private readonly migrating: MigratingClients,
     private readonly metrics: ClientMigrationMetrics,
     private readonly versions: MigratedVersions,
-    private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
     private readonly lock: ClientMoveLock,
   ) {}
 
@@ -55,7 +55,7 @@ export class ClientMigrator {
 
   /** Under the client's lock: where the database is now (a move may just have ended), and what it lacks. */
   private async migrateHeld(known: Client): Promise<string[]> {
-    const client = (await this.platform.clients().findOneBy({ id: known.id })) ?? known;
+    const client = (await this.clients.byId(known.id)) ?? known;
     if (!(await this.databases.schemasBehind(client)).length) return [];
     this.migrating.add(client.id);
     return this.databases.migrate(client);

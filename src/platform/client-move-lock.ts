@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { parseDatabaseUrl, withAdminConnection } from '../database/data-source-factory';
+import { ServerAdminRepository } from '../database/server-admin.repository';
 
 /** Advisory lock class (first key) of a client's database work; the second key is the client's id. */
 const CLIENT_DATABASE_LOCK = 7243008;
@@ -26,20 +27,19 @@ export class ClientBusy extends Error {
  */
 @Injectable()
 export class ClientMoveLock {
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly serverAdmin: ServerAdminRepository,
+  ) {}
 
   async hold<T>(clientId: number, work: () => Promise<T>, onWait?: () => Promise<void>): Promise<T> {
     return withAdminConnection(parseDatabaseUrl(this.config.DATABASE_URL), async (pg) => {
-      await pg.query('BEGIN');
+      await this.serverAdmin.begin(pg);
       try {
         const deadline = Date.now() + LONGEST_WAIT_MS;
         let waiting = false;
         for (;;) {
-          const { rows } = await pg.query<{ claimed: boolean }>(
-            'SELECT pg_try_advisory_xact_lock($1, $2) AS claimed',
-            [CLIENT_DATABASE_LOCK, clientId],
-          );
-          if (rows[0].claimed) break;
+          if (await this.serverAdmin.tryLockTransaction(pg, CLIENT_DATABASE_LOCK, clientId)) break;
           if (Date.now() > deadline) throw new ClientBusy(clientId);
           if (!waiting) await onWait?.();
           waiting = true;
@@ -47,7 +47,7 @@ export class ClientMoveLock {
         }
         return await work();
       } finally {
-        await pg.query('ROLLBACK').catch(() => undefined);
+        await this.serverAdmin.rollback(pg).catch(() => undefined);
       }
     });
   }

@@ -1,15 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Client as PgClient } from 'pg';
-import { IsNull } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
-import { databaseExists, DbTarget, withAdminConnection } from '../database/data-source-factory';
-import { quoteIdent, quoteLiteral } from '../database/ddl';
+import { DbTarget, withAdminConnection } from '../database/data-source-factory';
+import { ServerAdminRepository, ServerIdentity } from '../database/server-admin.repository';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { Client } from '../tenancy/entities/client.entity';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
-import { PlatformDatabase } from '../tenancy/platform-database';
-import { identityOver, readServerIdentity, sameServer, ServerIdentity } from '../tenancy/server-identity';
+import { ClientsRepository } from '../tenancy/clients.repository';
+import { sameServer } from '../tenancy/server-identity';
 import { ClientMoveLock } from './client-move-lock';
 import { ClientMoveQueue, MovedSource } from './client-move.queue';
 import { PgToolError } from '../database/pg-tool-process';
@@ -43,7 +42,8 @@ export class ClientMover {
   private readonly logger = new Logger(ClientMover.name);
 
   constructor(
-    private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
+    private readonly serverAdmin: ServerAdminRepository,
     private readonly registry: ClientRegistry,
     private readonly servers: DatabaseServerRegistry,
     private readonly secrets: SecretBox,
@@ -83,14 +83,14 @@ export class ClientMover {
    * database is the one the client is on.
    */
   async dropSource(clientId: number, source: MovedSource): Promise<void> {
-    const client = await this.platform.clients().findOneBy({ id: clientId });
+    const client = await this.clients.byId(clientId);
     const admin = await this.servers.adminTarget(source.serverId, source.host, source.port, 'postgres');
     const [current, moving] = await Promise.all([
       client ? this.liveIdentity(client.serverId, client.databaseHost, client.databasePort) : null,
       client?.movingToServerId ? this.serverIdentity(client.movingToServerId) : null,
     ]);
     await withAdminConnection(admin, async (pg) => {
-      const here = await identityOver(pg);
+      const here = await this.serverAdmin.identity(pg);
       if (source.systemIdentifier && !sameServer(here, source as ServerIdentity)) {
         this.logger.warn(
           `Keeping the former database of client ${clientId}: its address leads to another server now`,
@@ -108,11 +108,11 @@ export class ClientMover {
         this.logger.warn(`Keeping the former database of client ${clientId}: the client is on it`);
         return;
       }
-      await pg.query(`DROP DATABASE IF EXISTS ${quoteIdent(source.database)} WITH (FORCE)`);
+      await this.serverAdmin.dropDatabase(pg, source.database);
       this.logger.log(`Dropped the former database of client ${clientId} (${source.database})`);
       // The login role is the client's on this server as long as it has a database here.
       if (clientHere || sameServer(moving, here)) return;
-      await pg.query(`DROP ROLE IF EXISTS ${quoteIdent(source.role)}`).catch((err: Error) => {
+      await this.serverAdmin.dropRole(pg, source.role).catch((err: Error) => {
         this.logger.warn(`Keeping role ${source.role} on server ${source.serverId}: ${err.message}`);
       });
     });
@@ -125,7 +125,7 @@ export class ClientMover {
       Object.assign(job, { step, status: 'running' }, extra);
       await this.jobs.save(job);
     };
-    let client = await this.platform.clients().findOneBy({ id: job.clientId });
+    let client = await this.clients.byId(job.clientId);
     const target = await this.servers.get(job.toServerId);
     let paused = false;
     let switched = false;
@@ -138,7 +138,7 @@ export class ClientMover {
         return;
       }
       const [from, to] = await Promise.all([
-        readServerIdentity(
+        this.serverAdmin.identityAt(
           await this.servers.adminTarget(
             client.serverId,
             client.databaseHost,
@@ -146,7 +146,7 @@ export class ClientMover {
             'postgres',
           ),
         ),
-        readServerIdentity(await this.targetAdmin(target, 'postgres')),
+        this.serverAdmin.identityAt(await this.targetAdmin(target, 'postgres')),
       ]);
       if (sameServer(from, to)) throw new MoveRefused(SAME_SERVER);
       const source: MovedSource = {
@@ -160,16 +160,14 @@ export class ClientMover {
       const database = movedDatabaseName(client.databaseName, job.jobId);
       await progress('pausing');
       // A restore in place and a move exclude each other through the client's row.
-      const marked = await this.platform
-        .clients()
-        .update({ id: client.id, restoringSince: IsNull() }, { movingToServerId: target.id });
-      if (!marked.affected) throw new MoveRefused(BEING_RESTORED);
+      const marked = await this.clients.markMoving(client.id, target.id);
+      if (!marked) throw new MoveRefused(BEING_RESTORED);
       paused = true;
       await this.registry.changed();
       await this.makeReadOnly(source);
 
       await progress('copying');
-      client = (await this.platform.clients().findOneBy({ id: client.id }))!;
+      client = (await this.clients.byId(client.id))!;
       await this.prepareTarget(client, target, database, from, () => (created = { database, on: to }));
       await copyDatabase(
         await this.servers.adminTarget(source.serverId, source.host, source.port, source.database),
@@ -177,7 +175,7 @@ export class ClientMover {
       );
 
       await progress('switching');
-      await this.platform.clients().update(client.id, {
+      await this.clients.update(null, client.id, {
         serverId: target.id,
         databaseHost: target.host,
         databasePort: target.port,
@@ -224,11 +222,10 @@ export class ClientMover {
   private async makeReadOnly(source: MovedSource) {
     const admin = await this.servers.adminTarget(source.serverId, source.host, source.port, 'postgres');
     await withAdminConnection(admin, async (pg) => {
-      await pg.query(`ALTER DATABASE ${quoteIdent(source.database)} SET default_transaction_read_only = on`);
-      const { rows } = await pg.query<{ since: Date }>('SELECT clock_timestamp() AS since');
+      const since = await this.serverAdmin.makeReadOnly(pg, source.database);
       const deadline = Date.now() + SESSION_DRAIN_MS;
       for (;;) {
-        const busy = await this.endIdleSessions(pg, source.database, rows[0].since, Date.now() > deadline);
+        const busy = await this.endIdleSessions(pg, source.database, since, Date.now() > deadline);
         if (!busy) return;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
@@ -237,16 +234,10 @@ export class ClientMover {
 
   /** Ends the sessions opened before `since` that are idle (all of them when `all`); answers how many remain. */
   private async endIdleSessions(pg: PgClient, database: string, since: Date, all: boolean): Promise<number> {
-    const { rows } = await pg.query<{ pid: number; idle: boolean }>(
-      `SELECT pid, state = 'idle' AS idle FROM pg_stat_activity
-        WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_start < $2
-          AND backend_type = 'client backend'`,
-      [database, since],
-    );
-    const ending = rows.filter((r) => all || r.idle).map((r) => r.pid);
-    if (ending.length)
-      await pg.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [ending]);
-    return rows.length;
+    const sessions = await this.serverAdmin.sessionsOpenedBefore(pg, database, since);
+    const ending = sessions.filter((s) => all || s.idle).map((s) => s.pid);
+    if (ending.length) await this.serverAdmin.endSessions(pg, ending);
+    return sessions.length;
   }
 
   /**
@@ -264,22 +255,15 @@ export class ClientMover {
   ) {
     if (!client.databasePassword) throw new MoveRefused('Client has no database login');
     const password = this.secrets.decrypt(client.databasePassword);
-    const role = quoteIdent(client.databaseUsername);
-    const database = quoteIdent(name);
     await withAdminConnection(await this.targetAdmin(target, 'postgres'), async (pg) => {
-      if (sameServer(await identityOver(pg), source)) throw new MoveRefused(SAME_SERVER);
-      if (await databaseExists(pg, name)) {
+      if (sameServer(await this.serverAdmin.identity(pg), source)) throw new MoveRefused(SAME_SERVER);
+      if (await this.serverAdmin.databaseExists(pg, name)) {
         throw new MoveRefused('The target server has a database of the name this move chose already');
       }
-      const { rowCount } = await pg.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
-        client.databaseUsername,
-      ]);
-      if (!rowCount) await pg.query(`CREATE ROLE ${role} LOGIN`);
-      await pg.query(`ALTER ROLE ${role} WITH LOGIN PASSWORD ${quoteLiteral(password)}`);
-      await pg.query(`CREATE DATABASE ${database}`);
+      await this.serverAdmin.ensureLoginRole(pg, client.databaseUsername, password);
+      await this.serverAdmin.createDatabase(pg, name);
       onCreated();
-      await pg.query(`REVOKE ALL ON DATABASE ${database} FROM PUBLIC`);
-      await pg.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${database} TO ${role}`);
+      await this.serverAdmin.restrictDatabaseTo(pg, name, client.databaseUsername);
     });
   }
 
@@ -289,11 +273,11 @@ export class ClientMover {
    */
   private async dropCreated(target: DatabaseServer, created: { database: string; on: ServerIdentity }) {
     try {
-      const client = await this.platform.clients().findOneBy({ databaseName: created.database });
+      const client = await this.clients.byDatabaseName(created.database);
       if (client) return;
       await withAdminConnection(await this.targetAdmin(target, 'postgres'), async (pg) => {
-        if (!sameServer(await identityOver(pg), created.on)) return;
-        await pg.query(`DROP DATABASE IF EXISTS ${quoteIdent(created.database)} WITH (FORCE)`);
+        if (!sameServer(await this.serverAdmin.identity(pg), created.on)) return;
+        await this.serverAdmin.dropDatabase(pg, created.database);
       });
     } catch (err) {
       this.logger.warn(`Dropping the unfinished copy ${created.database} failed: ${(err as Error).message}`);
@@ -303,7 +287,9 @@ export class ClientMover {
   /** The live identity of a client's server, else the one stored, else null. */
   private async liveIdentity(serverId: number | null, host: string, port: number) {
     try {
-      return await readServerIdentity(await this.servers.adminTarget(serverId, host, port, 'postgres'));
+      return await this.serverAdmin.identityAt(
+        await this.servers.adminTarget(serverId, host, port, 'postgres'),
+      );
     } catch {
       const server = serverId === null ? undefined : await this.servers.get(serverId);
       return server ? this.servers.storedIdentity(server) : null;
@@ -325,17 +311,11 @@ export class ClientMover {
         'postgres',
       );
       await withAdminConnection(admin, async (pg) => {
-        await pg.query(
-          `ALTER DATABASE ${quoteIdent(client.databaseName)} RESET default_transaction_read_only`,
-        );
+        await this.serverAdmin.resetReadOnly(pg, client.databaseName);
         // Sessions opened during the pause stay read-only: they are ended, and replicas open new ones.
-        await pg.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-            WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-          [client.databaseName],
-        );
+        await this.serverAdmin.endAllSessions(pg, client.databaseName);
       });
-      await this.platform.clients().update(client.id, { movingToServerId: null });
+      await this.clients.update(null, client.id, { movingToServerId: null });
       await this.registry.changed();
     } catch (err) {
       this.logger.error(`Resuming writes of ${client.identifier} failed: ${(err as Error).message}`);

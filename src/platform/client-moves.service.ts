@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
-import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
+import { DatabaseServersRepository } from '../tenancy/database-servers.repository';
 import { ClientMoveQueue } from './client-move.queue';
 import { MIGRATABLE } from './clients.service';
 import { DatabaseServersService } from './database-servers.service';
@@ -12,8 +13,9 @@ export class ClientMovesService {
   private readonly logger = new Logger(ClientMovesService.name);
 
   constructor(
-    private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
     private readonly servers: DatabaseServersService,
+    private readonly serverRows: DatabaseServersRepository,
     private readonly jobs: MoveJobs,
     private readonly queue: ClientMoveQueue,
   ) {}
@@ -23,17 +25,17 @@ export class ClientMovesService {
    * being moved or restored, or the server is not active or full. Answers the job id at once.
    */
   async start(clientId: number, serverId: number) {
-    const client = await this.platform.clients().findOneBy({ id: clientId });
+    const client = await this.clients.byId(clientId);
     if (!client || client.status === 'DELETED') throw AppError.notFound('Client');
     if (!MIGRATABLE.includes(client.status)) {
       throw AppError.conflict(`Client is ${client.status}; only provisioned clients can be moved`);
     }
-    const server = await this.platform.servers().findOneBy({ id: serverId });
+    const server = await this.serverRows.byId(serverId);
     if (!server) throw AppError.badRequest(`No database server ${serverId}`, 'VALIDATION_ERROR');
     if (client.restoringSince) throw AppError.conflict('The client is being restored from a backup');
     if (client.serverId === server.id) throw AppError.conflict('The client is on that server already');
     await this.servers.assertOtherServer(client.serverId, server);
-    const places = await this.servers.places(this.platform.servers().manager);
+    const places = await this.serverRows.places(null);
     this.servers.assertTakes(server, places.get(server.id) ?? 0);
     const job = await this.unavailableOnFailure(() =>
       this.jobs.create({

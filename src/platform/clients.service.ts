@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import pLimit from 'p-limit';
-import { In, Not, Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { paged } from '../common/pagination/pagination';
 import { AppConfig } from '../config/app-config';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
+import { clientDatabaseName } from '../tenancy/client-identifier';
 import { TenantPools } from '../tenancy/tenant-pools';
 import { ClientDatabases, MigrationReport } from '../tenancy/client-databases';
 import { toClientView } from './client.view';
@@ -28,8 +29,6 @@ const STATUS_CONCURRENCY = 16;
 export class ClientsService {
   private readonly logger = new Logger(ClientsService.name);
 
-  private readonly clients: Repository<Client>;
-
   constructor(
     private readonly queue: ProvisioningQueue,
     private readonly config: AppConfig,
@@ -41,49 +40,40 @@ export class ClientsService {
     private readonly versions: MigratedVersions,
     private readonly servers: DatabaseServersService,
     private readonly platform: PlatformDatabase,
-  ) {
-    this.clients = this.platform.clients();
-  }
+    private readonly clients: ClientsRepository,
+  ) {}
 
   async create(dto: CreateClientDto) {
-    const databaseName = `${this.config.MULTITENANCY_DB_PREFIX}${dto.identifier.replace(/-/g, '_')}`;
-    if (await this.clients.exist({ where: { identifier: dto.identifier } })) {
+    const databaseName = clientDatabaseName(this.config.MULTITENANCY_DB_PREFIX, dto.identifier);
+    if (await this.clients.identifierTaken(dto.identifier)) {
       throw AppError.conflict(`Client identifier "${dto.identifier}" is taken`);
     }
     await this.assertDomainsFree(dto.subdomain, dto.customDomain);
-    const client = await this.platform.transaction(async (m) => {
-      const server = await this.servers.place(m, dto.serverId);
-      const clients = m.getRepository(Client);
-      return clients.save(
-        clients.create({
-          identifier: dto.identifier,
-          companyName: (dto.companyName ?? dto.name)!,
-          subdomain: dto.subdomain ?? null,
-          customDomain: dto.customDomain ?? null,
-          contactEmail: dto.contactEmail.toLowerCase(),
-          serverId: server.id,
-          databaseHost: server.host,
-          databasePort: server.port,
-          databaseName,
-          databaseUsername: databaseName,
-          databasePassword: null,
-          status: 'PENDING',
-          maxUsers: dto.maxUsers ?? 50,
-          maxSandboxes: dto.maxSandboxes ?? 3,
-        }),
-      );
+    const client = await this.platform.transaction(async (tx) => {
+      const server = await this.servers.place(tx, dto.serverId);
+      return this.clients.insert(tx, {
+        identifier: dto.identifier,
+        companyName: (dto.companyName ?? dto.name)!,
+        subdomain: dto.subdomain ?? null,
+        customDomain: dto.customDomain ?? null,
+        contactEmail: dto.contactEmail.toLowerCase(),
+        serverId: server.id,
+        databaseHost: server.host,
+        databasePort: server.port,
+        databaseName,
+        databaseUsername: databaseName,
+        databasePassword: null,
+        status: 'PENDING',
+        maxUsers: dto.maxUsers ?? 50,
+        maxSandboxes: dto.maxSandboxes ?? 3,
+      });
     });
     await this.registry.changed();
     return { data: toClientView(client) };
   }
 
   async list(page: number, pageSize: number, statuses?: ClientStatus[]) {
-    const [rows, total] = await this.clients.findAndCount({
-      where: { status: statuses ? In(statuses) : Not('DELETED') },
-      order: { id: 'ASC' },
-      skip: (page - 1) * pageSize,
-      take: pageSize,
-    });
+    const [rows, total] = await this.clients.page(page, pageSize, statuses);
     return paged(rows.map(toClientView), total, page, pageSize);
   }
 
@@ -101,7 +91,7 @@ export class ClientsService {
     if (dto.contactEmail !== undefined) client.contactEmail = dto.contactEmail.toLowerCase();
     if (dto.maxUsers !== undefined) client.maxUsers = dto.maxUsers;
     if (dto.maxSandboxes !== undefined) client.maxSandboxes = dto.maxSandboxes;
-    const saved = await this.clients.save(client);
+    const saved = await this.clients.save(null, client);
     await this.registry.changed();
     return { data: toClientView(saved) };
   }
@@ -124,7 +114,10 @@ export class ClientsService {
       this.logger.error(
         `Queueing the provisioning of ${client.identifier} failed: ${(err as Error).message}`,
       );
-      await this.clients.update(id, { status: 'PENDING', lastError: 'Could not queue the provisioning job' });
+      await this.clients.update(null, id, {
+        status: 'PENDING',
+        lastError: 'Could not queue the provisioning job',
+      });
       await this.registry.changed();
       throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The job queue is unavailable; try again');
     }
@@ -146,7 +139,7 @@ export class ClientsService {
 
   /** Starts a migration job over every provisioned client; its progress is at GET /api/platform/migrations/{jobId}. */
   async migrateAll() {
-    const clients = await this.clients.find({ where: { status: In(MIGRATABLE) }, order: { id: 'ASC' } });
+    const clients = await this.clients.withStatus(MIGRATABLE);
     return this.startJob('all', clients);
   }
 
@@ -172,10 +165,7 @@ export class ClientsService {
    * STATUS_CONCURRENCY clients at a time.
    */
   async migrationStatus() {
-    const clients = await this.clients.find({
-      where: { status: In(MIGRATABLE) },
-      order: { id: 'ASC' },
-    });
+    const clients = await this.clients.withStatus(MIGRATABLE);
     const recorded = await this.versions.of(clients.map((c) => c.identifier)).catch((err: Error) => {
       this.logger.warn(`Reading recorded migration versions: ${err.message}`);
       return new Map<string, string | null>();
@@ -225,20 +215,14 @@ export class ClientsService {
   }
 
   private async find(id: number, includeDeleted = false): Promise<Client> {
-    const client = await this.clients.findOneBy({ id });
+    const client = await this.clients.byId(id);
     if (!client || (client.status === 'DELETED' && !includeDeleted)) throw AppError.notFound('Client');
     return client;
   }
 
   /** A state change that only applies from the listed states, safe against concurrent calls. */
   private async transition(client: Client, from: ClientStatus[], to: ClientStatus) {
-    const result = await this.clients
-      .createQueryBuilder()
-      .update()
-      .set({ status: to, ...(to === 'PROVISIONING' ? { lastError: null } : {}) })
-      .where('id = :id AND status IN (:...from)', { id: client.id, from })
-      .execute();
-    if (!result.affected) {
+    if (!(await this.clients.transition(client.id, from, to))) {
       throw AppError.conflict(
         `Client is ${client.status}; cannot move to ${to} (allowed from ${from.join(', ')})`,
       );
@@ -253,13 +237,8 @@ export class ClientsService {
       ['customDomain', customDomain],
     ] as const) {
       if (!value) continue;
-      const taken = await this.clients
-        .createQueryBuilder('c')
-        .where(`lower(c.${field === 'subdomain' ? 'subdomain' : 'custom_domain'}) = :value`, { value })
-        .andWhere("c.status <> 'DELETED'")
-        .andWhere(exceptId ? 'c.id <> :exceptId' : '1=1', { exceptId })
-        .getExists();
-      if (taken) throw AppError.conflict(`${field} "${value}" is taken`);
+      if (await this.clients.domainTaken(field, value, exceptId))
+        throw AppError.conflict(`${field} "${value}" is taken`);
     }
   }
 

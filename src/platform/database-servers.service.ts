@@ -1,26 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EntityManager, Not } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { SecretBox } from '../common/crypto/secret-box';
 import { DbTarget } from '../database/data-source-factory';
 import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { PlatformDatabase } from '../tenancy/platform-database';
-import { readServerIdentity, sameServer, ServerIdentity } from '../tenancy/server-identity';
+import { DatabaseServersRepository } from '../tenancy/database-servers.repository';
+import { sameServer } from '../tenancy/server-identity';
+import { ServerAdminRepository, ServerIdentity } from '../database/server-admin.repository';
 import { toDatabaseServerView } from './database-server.view';
 import { CreateDatabaseServerDto, UpdateDatabaseServerDto } from './dto/database-server.dto';
-
-/** Held by placements, so two clients created at once cannot both take a server's last place. */
-const PLACEMENT_LOCK = 7243006;
-/** Held while a server's identity is checked and saved, so one server cannot be registered twice at once. */
-const IDENTITY_LOCK = 7243009;
-
-/** Clients holding a place on each server: those on it and those being moved to it. */
-const PLACES_SQL = `
-  SELECT s.id, count(c.id)::int AS clients
-    FROM database_servers s
-    LEFT JOIN clients c ON c.status <> 'DELETED' AND (c.server_id = s.id OR c.moving_to_server_id = s.id)
-   GROUP BY s.id`;
 
 /** The registry of database servers and the placement of new clients on them. */
 @Injectable()
@@ -29,19 +19,21 @@ export class DatabaseServersService {
 
   constructor(
     private readonly platform: PlatformDatabase,
+    private readonly servers: DatabaseServersRepository,
+    private readonly serverAdmin: ServerAdminRepository,
     private readonly registry: DatabaseServerRegistry,
     private readonly secrets: SecretBox,
   ) {}
 
   async list() {
-    const servers = await this.platform.servers().find({ order: { id: 'ASC' } });
-    const places = await this.places(this.platform.servers().manager);
+    const servers = await this.servers.all();
+    const places = await this.servers.places(null);
     return { data: servers.map((s) => this.view(s, places)) };
   }
 
   async get(id: number) {
     const server = await this.find(id);
-    return { data: this.view(server, await this.places(this.platform.servers().manager)) };
+    return { data: this.view(server, await this.servers.places(null)) };
   }
 
   /**
@@ -59,25 +51,22 @@ export class DatabaseServersService {
     );
     // Servers registered before identities were kept (or out of reach then) are identified first.
     await this.registry.identifyUnknown();
-    const saved = await this.platform.transaction(async (m) => {
-      await m.query('SELECT pg_advisory_xact_lock($1)', [IDENTITY_LOCK]);
-      await this.assertNew(m, identity);
-      const repo = m.getRepository(DatabaseServer);
-      return repo.save(
-        repo.create({
-          name: dto.name,
-          host: dto.host.toLowerCase(),
-          port: dto.port,
-          ...identity,
-          poolerHost: dto.poolerHost ? dto.poolerHost.toLowerCase() : null,
-          poolerPort: dto.poolerHost ? dto.poolerPort! : null,
-          adminUsername: dto.adminUsername,
-          adminPassword: dto.adminPassword ? this.secrets.encrypt(dto.adminPassword) : null,
-          maxClients: dto.maxClients ?? 1000,
-          maxConnections: dto.maxConnections ?? 100,
-          state: dto.state ?? 'active',
-        }),
-      );
+    const saved = await this.platform.transaction(async (tx) => {
+      await this.servers.lockIdentity(tx);
+      await this.assertNew(tx, identity);
+      return this.servers.insert(tx, {
+        name: dto.name,
+        host: dto.host.toLowerCase(),
+        port: dto.port,
+        ...identity,
+        poolerHost: dto.poolerHost ? dto.poolerHost.toLowerCase() : null,
+        poolerPort: dto.poolerHost ? dto.poolerPort! : null,
+        adminUsername: dto.adminUsername,
+        adminPassword: dto.adminPassword ? this.secrets.encrypt(dto.adminPassword) : null,
+        maxClients: dto.maxClients ?? 1000,
+        maxConnections: dto.maxConnections ?? 100,
+        state: dto.state ?? 'active',
+      });
     });
     await this.registry.changed();
     return this.get(saved.id);
@@ -100,7 +89,7 @@ export class DatabaseServersService {
       server.poolerHost = dto.poolerHost ? dto.poolerHost.toLowerCase() : null;
       server.poolerPort = dto.poolerHost ? dto.poolerPort! : null;
     }
-    await this.platform.servers().save(server);
+    await this.servers.save(null, server);
     await this.registry.changed();
     return this.get(id);
   }
@@ -115,10 +104,10 @@ export class DatabaseServersService {
    * unknown, 409 when not active or full), else the active server with the most room (fewest
    * clients for its capacity). 409 when no active server has room.
    */
-  async place(m: EntityManager, serverId?: number): Promise<DatabaseServer> {
-    await m.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
-    const places = await this.places(m);
-    const servers = await m.getRepository(DatabaseServer).find({ order: { id: 'ASC' } });
+  async place(tx: EntityManager, serverId?: number): Promise<DatabaseServer> {
+    await this.servers.lockPlacement(tx);
+    const places = await this.servers.places(tx);
+    const servers = await this.servers.all(tx);
     if (serverId !== undefined) {
       const named = servers.find((s) => s.id === serverId);
       if (!named) throw AppError.badRequest(`No database server ${serverId}`, 'VALIDATION_ERROR');
@@ -143,19 +132,14 @@ export class DatabaseServersService {
    * ones again: a stored identity may be missing or stale).
    */
   async assertOtherServer(currentId: number | null, server: DatabaseServer) {
-    const current = currentId === null ? null : await this.platform.servers().findOneBy({ id: currentId });
+    const current = currentId === null ? null : await this.servers.byId(currentId);
     if (current && sameServer(this.registry.storedIdentity(current), this.registry.storedIdentity(server))) {
       throw AppError.conflict('That is the PostgreSQL server the client is on, under another name');
     }
   }
 
-  async places(m: EntityManager): Promise<Map<number, number>> {
-    const rows: { id: number; clients: number }[] = await m.query(PLACES_SQL);
-    return new Map(rows.map((r) => [r.id, r.clients]));
-  }
-
   async find(id: number): Promise<DatabaseServer> {
-    const server = await this.platform.servers().findOneBy({ id });
+    const server = await this.servers.byId(id);
     if (!server) throw AppError.notFound('Database server');
     return server;
   }
@@ -187,14 +171,14 @@ export class DatabaseServersService {
       if (err instanceof AppError && err.status === 503) return;
       throw err;
     }
-    await this.assertNew(this.platform.servers().manager, identity, server.id);
+    await this.assertNew(null, identity, server.id);
     Object.assign(server, identity);
   }
 
   /** 503 (Retry-After) when the server is out of reach, 400 when it refuses the login or the query. */
   private async identify(admin: DbTarget): Promise<ServerIdentity> {
     try {
-      return await readServerIdentity(admin);
+      return await this.serverAdmin.identityAt(admin);
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       this.logger.warn(`Database server ${admin.host}:${admin.port}: ${(err as Error).message}`);
@@ -214,12 +198,8 @@ export class DatabaseServersService {
   }
 
   /** 409 when a registered server (other than `exceptId`) is the one with that identity. */
-  private async assertNew(m: EntityManager, identity: ServerIdentity, exceptId?: number) {
-    const same = await m.getRepository(DatabaseServer).findOneBy({
-      systemIdentifier: identity.systemIdentifier,
-      clusterPort: identity.clusterPort,
-      ...(exceptId ? { id: Not(exceptId) } : {}),
-    });
+  private async assertNew(tx: EntityManager | null, identity: ServerIdentity, exceptId?: number) {
+    const same = await this.servers.withIdentity(tx, identity, exceptId);
     if (same) {
       throw AppError.conflict(
         `That PostgreSQL server is registered already, as database server ${same.id} ("${same.name}")`,
@@ -228,19 +208,11 @@ export class DatabaseServersService {
   }
 
   private async assertFree(name: string, address?: { host: string; port: number }, exceptId?: number) {
-    const repo = this.platform.servers();
-    const sameName = await repo
-      .createQueryBuilder('s')
-      .where('lower(s.name) = lower(:name)', { name })
-      .andWhere(exceptId ? 's.id <> :exceptId' : '1=1', { exceptId })
-      .getExists();
-    if (sameName) throw AppError.conflict(`Database server name "${name}" is taken`);
+    if (await this.servers.nameTaken(name, exceptId))
+      throw AppError.conflict(`Database server name "${name}" is taken`);
     if (!address) return;
-    const sameAddress = await repo
-      .createQueryBuilder('s')
-      .where('lower(s.host) = lower(:host) AND s.port = :port', address)
-      .getExists();
-    if (sameAddress) throw AppError.conflict('A database server at that address is registered');
+    if (await this.servers.addressTaken(address))
+      throw AppError.conflict('A database server at that address is registered');
   }
 }
 

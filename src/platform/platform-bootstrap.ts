@@ -3,11 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { PasswordHasher } from '../identity';
 import { AppConfig } from '../config/app-config';
 import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
 import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { roleIdOf, seedDefaultData } from '../identity';
-import { In } from 'typeorm';
 import { MIGRATABLE } from './clients.service';
 import { StartupMigrations } from './startup-migrations';
+import { FirstAdminsRepository } from './first-admins.repository';
 
 /** Seeds the master tenant and the first SUPER_ADMIN, and starts the clients' migrations in the background. */
 @Injectable()
@@ -16,6 +17,8 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
 
   constructor(
     private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
+    private readonly firstAdmins: FirstAdminsRepository,
     private readonly config: AppConfig,
     private readonly hasher: PasswordHasher,
     private readonly startup: StartupMigrations,
@@ -33,24 +36,18 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
   private async seedMaster() {
     let printedOnce: { email: string; password: string } | undefined;
     await this.platform.transaction(async (m) => {
-      await m.query('SELECT pg_advisory_xact_lock(7243002)');
+      await this.firstAdmins.lockMasterSeed(m);
       const { companyId } = await seedDefaultData(m, 'Platform');
-      const [existing] = await m.query(
-        `SELECT 1 FROM public.users u JOIN public.roles r ON r.id = u.role_id WHERE r.type = 'SUPER_ADMIN' LIMIT 1`,
-      );
+      const existing = await this.firstAdmins.superAdminExists(m);
       if (existing || !this.config.BOOTSTRAP_ADMIN_EMAIL) return;
       const generated = !this.config.BOOTSTRAP_ADMIN_PASSWORD;
       const password = this.config.BOOTSTRAP_ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
-      await m.query(
-        `INSERT INTO public.users (email, username, first_name, last_name, password_hash, role_id, company_id, confirmed)
-         VALUES ($1, $1, 'Platform', 'Administrator', $2, $3, $4, true)`,
-        [
-          this.config.BOOTSTRAP_ADMIN_EMAIL.toLowerCase(),
-          await this.hasher.hash(password),
-          await roleIdOf(m, 'SUPER_ADMIN'),
-          companyId,
-        ],
-      );
+      await this.firstAdmins.insertSuperAdmin(m, {
+        email: this.config.BOOTSTRAP_ADMIN_EMAIL.toLowerCase(),
+        passwordHash: await this.hasher.hash(password),
+        roleId: await roleIdOf(m, 'SUPER_ADMIN'),
+        companyId,
+      });
       this.logger.warn(
         generated
           ? `Created SUPER_ADMIN ${this.config.BOOTSTRAP_ADMIN_EMAIL} with a generated password, printed once below`
@@ -63,7 +60,7 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
 
   /** Queues every provisioned client for migration in the background; the start does not wait. */
   private async migrateClients() {
-    this.startup.begin(await this.platform.clients().findBy({ status: In(MIGRATABLE) }));
+    this.startup.begin(await this.clients.withStatus(MIGRATABLE));
   }
 }
 

@@ -21,6 +21,7 @@ import { PlatformSettings } from './platform.settings';
 import { StartupMigrations } from './startup-migrations';
 import { ClientsService } from './clients.service';
 import { PlatformBootstrap } from './platform-bootstrap';
+import { FirstAdminsRepository } from './first-admins.repository';
 import { ProvisioningProcessor } from './provisioning.processor';
 import { ProvisioningQueue } from './provisioning.queue';
 
@@ -56,6 +57,7 @@ export class PlatformModule {
         ClientMovesService,
         MoveJobs,
         PlatformBootstrap,
+        FirstAdminsRepository,
         ...processors,
       ],
     };

@@ -9,7 +9,9 @@ import { EntityClasses, TENANT_ENTITIES } from '../database/tenant-entities';
 import { MailService } from '../mail/mail.service';
 import { ClientLinks } from '../tenancy/client-links';
 import { ClientRegistry } from '../tenancy/client-registry';
-import { PlatformDatabase } from '../tenancy/platform-database';
+import { ClientsRepository } from '../tenancy/clients.repository';
+import { ServerAdminRepository } from '../database/server-admin.repository';
+import { FirstAdminsRepository } from './first-admins.repository';
 import { roleIdOf, seedDefaultData } from '../identity';
 import { AppConfig } from '../config/app-config';
 import { ClientDatabases } from '../tenancy/client-databases';
@@ -30,7 +32,9 @@ export class ProvisioningProcessor implements OnModuleInit {
   private readonly logger = new Logger(ProvisioningProcessor.name);
 
   constructor(
-    private readonly platform: PlatformDatabase,
+    private readonly clients: ClientsRepository,
+    private readonly serverAdmin: ServerAdminRepository,
+    private readonly firstAdmins: FirstAdminsRepository,
     private readonly queue: ProvisioningQueue,
     private readonly config: AppConfig,
     private readonly secrets: SecretBox,
@@ -55,11 +59,7 @@ export class ProvisioningProcessor implements OnModuleInit {
    */
   private claimed(clientId: number) {
     return withAdminConnection(masterDirectTarget(this.config), async (pg) => {
-      const { rows } = await pg.query<{ claimed: boolean }>(
-        'SELECT pg_try_advisory_lock($1, $2) AS claimed',
-        [PROVISIONING_LOCK, clientId],
-      );
-      if (!rows[0].claimed) {
+      if (!(await this.serverAdmin.tryLockSession(pg, PROVISIONING_LOCK, clientId))) {
         this.logger.warn(`Provisioning of client ${clientId} is already running; this run leaves it`);
         return;
       }
@@ -68,8 +68,7 @@ export class ProvisioningProcessor implements OnModuleInit {
   }
 
   private async run(clientId: number) {
-    const clients = this.platform.clients();
-    const client = await clients.findOneBy({ id: clientId });
+    const client = await this.clients.byId(clientId);
     if (!client || client.status !== 'PROVISIONING') return;
     try {
       let password: string;
@@ -78,17 +77,21 @@ export class ProvisioningProcessor implements OnModuleInit {
       } else {
         password = randomBytes(24).toString('base64url');
         client.databasePassword = this.secrets.encrypt(password);
-        await clients.update(client.id, { databasePassword: client.databasePassword });
+        await this.clients.update(null, client.id, { databasePassword: client.databasePassword });
       }
       await this.databases.create(client, password);
       const setup = await this.seed(client);
-      await clients.update(client.id, { status: 'ACTIVE', provisionedAt: new Date(), lastError: null });
+      await this.clients.update(null, client.id, {
+        status: 'ACTIVE',
+        provisionedAt: new Date(),
+        lastError: null,
+      });
       await this.registry.changed();
       if (setup) await this.sendSetupMail(client, setup.email, setup.code);
       this.logger.log(`Provisioned client ${client.identifier}`);
     } catch (err) {
       this.logger.error(`Provisioning ${client.identifier} failed: ${(err as Error).message}`);
-      await clients.update(client.id, {
+      await this.clients.update(null, client.id, {
         status: 'PENDING',
         lastError: publicFailure(err),
       });
@@ -108,16 +111,14 @@ export class ProvisioningProcessor implements OnModuleInit {
       return await dataSource.transaction(async (m) => {
         const { companyId } = await seedDefaultData(m, client.companyName);
         const email = client.contactEmail!;
-        const [existing] = await m.query('SELECT id FROM public.users WHERE lower(email) = lower($1)', [
+        if ((await this.firstAdmins.userIdByEmail(m, email)) !== null) return null;
+        const userId = await this.firstAdmins.insertConfirmedUser(
+          m,
           email,
-        ]);
-        if (existing) return null;
-        const [user] = await m.query(
-          `INSERT INTO public.users (email, username, role_id, company_id, confirmed)
-           VALUES ($1, $1, $2, $3, true) RETURNING id`,
-          [email, await roleIdOf(m, 'ADMIN'), companyId],
+          await roleIdOf(m, 'ADMIN'),
+          companyId,
         );
-        return { email, code: await this.resets.issueCode(m, user.id) };
+        return { email, code: await this.resets.issueCode(m, userId) };
       });
     } finally {
       await dataSource.destroy();

@@ -1,9 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CLIENT_MIGRATIONS } from '../../migrations/client';
 import { AppConfig } from '../config/app-config';
-import { databaseExists, DbTarget, withAdminConnection } from '../database/data-source-factory';
+import { DbTarget, withAdminConnection } from '../database/data-source-factory';
+import { ServerAdminRepository } from '../database/server-admin.repository';
+import { ClientSchemasRepository } from './client-schemas.repository';
 import { masterDirectTarget } from '../database/pooling';
-import { quoteIdent, quoteLiteral, runSchemaDdl, SchemaDdl } from '../database/ddl';
+import { runSchemaDdl, SchemaDdl } from '../database/ddl';
 import { migrationsAfter, newestMigrations, runMigrationSet } from '../database/migration-runner';
 import { SANDBOX_SCHEMA_LIKE } from './sandbox-naming';
 import { Client } from './entities/client.entity';
@@ -12,7 +14,6 @@ import { DatabaseServerRegistry } from './database-server-registry';
 const SANDBOX_CREATION_LOCK = 7243102;
 /** SQLSTATE of a connection to a database that does not exist. */
 const MISSING_DATABASE = '3D000';
-const MISSING_TABLE = '42P01';
 
 export interface MigrationReport {
   currentVersion: string | null;
@@ -33,23 +34,19 @@ export class ClientDatabases {
   constructor(
     private readonly config: AppConfig,
     private readonly servers: DatabaseServerRegistry,
+    private readonly serverAdmin: ServerAdminRepository,
+    private readonly schemas: ClientSchemasRepository,
   ) {}
 
   /** Creates the login role and the database when missing (idempotent), then migrates it. */
   async create(client: Client, password: string): Promise<void> {
     const admin = await this.adminTarget(client, 'postgres');
-    const role = quoteIdent(client.databaseUsername);
     await withAdminConnection(admin, async (pg) => {
-      const { rowCount } = await pg.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
-        client.databaseUsername,
-      ]);
-      if (!rowCount) await pg.query(`CREATE ROLE ${role} LOGIN`);
-      await pg.query(`ALTER ROLE ${role} WITH LOGIN PASSWORD ${quoteLiteral(password)}`);
-      if (!(await databaseExists(pg, client.databaseName))) {
-        await pg.query(`CREATE DATABASE ${quoteIdent(client.databaseName)}`);
+      await this.serverAdmin.ensureLoginRole(pg, client.databaseUsername, password);
+      if (!(await this.serverAdmin.databaseExists(pg, client.databaseName))) {
+        await this.serverAdmin.createDatabase(pg, client.databaseName);
       }
-      await pg.query(`REVOKE ALL ON DATABASE ${quoteIdent(client.databaseName)} FROM PUBLIC`);
-      await pg.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${quoteIdent(client.databaseName)} TO ${role}`);
+      await this.serverAdmin.restrictDatabaseTo(pg, client.databaseName, client.databaseUsername);
     });
     await this.migrate(client);
   }
@@ -90,17 +87,9 @@ export class ClientDatabases {
 
   /** Production's newest recorded migration and the code's newer ones, in one short query. */
   async status(client: Client): Promise<MigrationReport> {
-    const currentVersion = await withAdminConnection(await this.adminTarget(client), async (pg) => {
-      const newest = await pg
-        .query<{ name: string }>(
-          'SELECT name FROM public.migrations ORDER BY timestamp DESC, id DESC LIMIT 1',
-        )
-        .catch((err: { code?: string }) => {
-          if (err.code === MISSING_TABLE) return { rows: [] };
-          throw err;
-        });
-      return newest.rows[0]?.name ?? null;
-    });
+    const currentVersion = await withAdminConnection(await this.adminTarget(client), (pg) =>
+      this.schemas.newestProductionMigration(pg),
+    );
     const pendingVersions = migrationsAfter(CLIENT_MIGRATIONS, currentVersion);
     return { currentVersion, pendingCount: pendingVersions.length, pendingVersions };
   }
@@ -120,37 +109,7 @@ export class ClientDatabases {
   /** Copies production rows of every per-schema table (audit trail excluded) into a sandbox schema. */
   async copyProduction(client: Client | null, schema: string): Promise<void> {
     const target = await this.sandboxTarget(client);
-    await runSchemaDdl(target, schema, async (ddl) => {
-      const tables = await ddl.query<{ table_name: string }>(
-        `SELECT table_name FROM information_schema.tables
-          WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'audit_logs')`,
-        [schema],
-      );
-      await ddl.query(`SET LOCAL session_replication_role = replica`); // copy in any order, no FK/trigger checks
-      for (const { table_name: table } of tables) {
-        const columns = await ddl.query<{ column_name: string }>(
-          `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2
-           AND is_generated = 'NEVER' ORDER BY ordinal_position`,
-          [schema, table],
-        );
-        const list = columns.map((c) => quoteIdent(c.column_name)).join(', ');
-        await ddl.query(
-          `INSERT INTO ${ddl.table(table)} (${list}) SELECT ${list} FROM public.${quoteIdent(table)}`,
-        );
-        const serials = await ddl.query<{ column_name: string; seq: string | null }>(
-          `SELECT column_name, pg_get_serial_sequence($1, column_name) AS seq FROM information_schema.columns
-            WHERE table_schema = $2 AND table_name = $3 AND column_default LIKE 'nextval%'`,
-          [`${schema}.${table}`, schema, table],
-        );
-        for (const { column_name: column, seq } of serials) {
-          if (!seq) continue;
-          await ddl.query(
-            `SELECT setval($1, GREATEST(COALESCE((SELECT max(${quoteIdent(column)}) FROM ${ddl.table(table)}), 0), 1))`,
-            [seq],
-          );
-        }
-      }
-    });
+    await runSchemaDdl(target, schema, (ddl) => this.schemas.copyProductionInto(ddl, schema));
   }
 
   /**
@@ -161,11 +120,11 @@ export class ClientDatabases {
   async withSandboxCreationLock<T>(client: Client | null, work: () => Promise<T>): Promise<T> {
     const target = await this.sandboxTarget(client);
     return withAdminConnection(target, async (pg) => {
-      await pg.query('SELECT pg_advisory_lock($1)', [SANDBOX_CREATION_LOCK]);
+      await this.serverAdmin.lockSession(pg, SANDBOX_CREATION_LOCK);
       try {
         return await work();
       } finally {
-        await pg.query('SELECT pg_advisory_unlock($1)', [SANDBOX_CREATION_LOCK]).catch(() => undefined);
+        await this.serverAdmin.unlockSession(pg, SANDBOX_CREATION_LOCK).catch(() => undefined);
       }
     });
   }
@@ -185,23 +144,16 @@ export class ClientDatabases {
 
   /** Grants the client's login role its rights in production and every sandbox schema (after a restore). */
   async grantAll(client: Client): Promise<void> {
-    const schemas = await withAdminConnection(await this.adminTarget(client), async (pg) => {
-      const { rows } = await pg.query<{ nspname: string }>(
-        `SELECT nspname FROM pg_namespace WHERE nspname = 'public' OR nspname LIKE $1`,
-        [SANDBOX_SCHEMA_LIKE],
-      );
-      return rows.map((r) => r.nspname);
-    });
+    const schemas = await withAdminConnection(await this.adminTarget(client), (pg) =>
+      this.schemas.schemaNames(pg, SANDBOX_SCHEMA_LIKE),
+    );
     for (const schema of schemas) await this.grant(client, schema);
   }
 
   private async grant(client: Client, schema: string) {
     await runSchemaDdl(await this.adminTarget(client), schema, async (ddl) => {
       await ddl.grantApplicationRights(client.databaseUsername);
-      // The audit trail is append-only for the application.
-      await ddl.query(
-        `REVOKE UPDATE, DELETE, TRUNCATE ON ${ddl.table('audit_logs')} FROM ${quoteIdent(client.databaseUsername)}`,
-      );
+      await this.schemas.revokeAuditWrites(ddl, client.databaseUsername);
     });
   }
 

@@ -26,3 +26,7 @@ export const IsSubdomain = () =>
     IsString(),
     Matches(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, { message: 'subdomain must be a DNS label' }),
   );
+
+/** The name of a new client's database and login role: the prefix, then the identifier with hyphens as underscores. */
+export const clientDatabaseName = (prefix: string, identifier: string) =>
+  `${prefix}${identifier.replace(/-/g, '_')}`;

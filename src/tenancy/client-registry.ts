@@ -1,10 +1,9 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DataSource, Not } from 'typeorm';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppConfig } from '../config/app-config';
 import { DbTarget } from '../database/data-source-factory';
-import { MASTER_DATA_SOURCE } from '../database/master-data-source';
 import { Client } from './entities/client.entity';
+import { ClientsRepository } from './clients.repository';
 import { RedisService } from '../redis/redis.service';
 
 const CHANNEL = 'clients:changed';
@@ -27,7 +26,7 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly movedListeners: ((identifier: string) => void)[] = [];
 
   constructor(
-    @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
+    private readonly clients: ClientsRepository,
     private readonly config: AppConfig,
     private readonly redis: RedisService,
     private readonly secrets: SecretBox,
@@ -96,8 +95,8 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
     const now = Date.now();
     if (this.stopped || now - (this.lastAccessWritten.get(client.id) ?? 0) < 60_000) return;
     this.lastAccessWritten.set(client.id, now);
-    const write = this.master
-      .query('UPDATE clients SET last_access_at = now() WHERE id = $1', [client.id])
+    const write = this.clients
+      .touchLastAccess(client.id)
       .catch((err: Error) => this.logger.warn(`lastAccessAt: ${err.message}`))
       .finally(() => this.writes.delete(write));
     this.writes.add(write);
@@ -117,7 +116,7 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
 
   private async load() {
     try {
-      const clients = await this.master.getRepository(Client).find({ where: { status: Not('DELETED') } });
+      const clients = await this.clients.notDeleted();
       const byIdentifier = new Map<string, Client>();
       const byHost = new Map<string, Client>();
       const base = this.config.MULTITENANCY_BASE_DOMAIN?.toLowerCase();

@@ -1,38 +1,15 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DataSource, IsNull } from 'typeorm';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppConfig } from '../config/app-config';
 import { DbTarget, parseDatabaseUrl } from '../database/data-source-factory';
-import { MASTER_DATA_SOURCE } from '../database/master-data-source';
 import { defaultServerPooler, PoolerAddress } from '../database/pooling';
 import { RedisService } from '../redis/redis.service';
 import { DatabaseServer } from './entities/database-server.entity';
-import { readServerIdentity, ServerIdentity } from './server-identity';
+import { DatabaseServersRepository, DEFAULT_SERVER_NAME } from './database-servers.repository';
+import { PlatformDatabase } from './platform-database';
+import { ServerAdminRepository, ServerIdentity } from '../database/server-admin.repository';
 
 const CHANNEL = 'database-servers:changed';
-/** Held while the default server is registered and clients are back-filled, so replicas take turns. */
-const REGISTRATION_LOCK = 7243005;
-/** The label of the server of MULTITENANCY_DB_HOST:PORT: never its address (names reach the API). */
-const DEFAULT_NAME = 'default';
-
-/**
- * Registers the server at $2:$3 unless it is: named `default` for the default server ($1) while
- * that name is free, else `<$1>-<next id>` (other servers found at start are `server-<n>`).
- */
-const REGISTER_SQL = `
-  INSERT INTO database_servers (name, host, port, state)
-  SELECT CASE WHEN $1::text = '${DEFAULT_NAME}'
-                AND NOT EXISTS (SELECT 1 FROM database_servers WHERE lower(name) = $1::text)
-              THEN $1::text
-              ELSE $1::text || '-' || (SELECT coalesce(max(id), 0) + 1 FROM database_servers) END,
-         $2, $3, 'active'
-  ON CONFLICT DO NOTHING`;
-
-/** Earlier versions named the default server after its address: it becomes $3 when that is free. */
-const RENAME_DEFAULT_SQL = `
-  UPDATE database_servers SET name = $3
-   WHERE lower(host) = lower($1) AND port = $2 AND lower(name) = lower($1 || ':' || $2)
-     AND NOT EXISTS (SELECT 1 FROM database_servers WHERE lower(name) = $3)`;
 
 /**
  * Every replica's view of the database servers (a small table), for the administrative login of a
@@ -48,7 +25,9 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    @Inject(MASTER_DATA_SOURCE) private readonly master: DataSource,
+    private readonly servers: DatabaseServersRepository,
+    private readonly serverAdmin: ServerAdminRepository,
+    private readonly platform: PlatformDatabase,
     private readonly config: AppConfig,
     private readonly redis: RedisService,
     private readonly secrets: SecretBox,
@@ -71,32 +50,18 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
    * (a pooler set through the API wins). Idempotent: a one-server deployment keeps working unchanged.
    */
   async registerDefault(): Promise<void> {
-    const seeded = await this.master.transaction(async (m) => {
-      await m.query('SELECT pg_advisory_xact_lock($1)', [REGISTRATION_LOCK]);
-      const addresses: { host: string; port: number }[] = await m.query(
-        `SELECT DISTINCT database_host AS host, database_port AS port FROM clients WHERE server_id IS NULL`,
-      );
+    const seeded = await this.platform.transaction(async (tx) => {
+      await this.servers.lockRegistration(tx);
+      const addresses = await this.servers.unplacedAddresses(tx);
       const own = { host: this.config.MULTITENANCY_DB_HOST, port: this.config.MULTITENANCY_DB_PORT };
-      await m.query(RENAME_DEFAULT_SQL, [own.host, own.port, DEFAULT_NAME]);
-      for (const [index, { host, port }] of [own, ...addresses].entries()) {
-        await m.query(REGISTER_SQL, [index === 0 ? DEFAULT_NAME : 'server', host, port]);
-        await m.query(
-          `UPDATE clients c SET server_id = s.id FROM database_servers s
-            WHERE c.server_id IS NULL AND lower(s.host) = lower(c.database_host) AND s.port = c.database_port
-              AND lower(s.host) = lower($1) AND s.port = $2`,
-          [host, port],
-        );
+      await this.servers.renameDefault(tx, own, DEFAULT_SERVER_NAME);
+      for (const [index, address] of [own, ...addresses].entries()) {
+        await this.servers.register(tx, index === 0 ? DEFAULT_SERVER_NAME : 'server', address);
+        await this.servers.placeClientsAt(tx, address);
       }
       const pooler = defaultServerPooler(this.config);
       if (!pooler) return false;
-      const [{ n }]: { n: number }[] = await m.query(
-        `WITH seeded AS (
-           UPDATE database_servers SET pooler_host = $3, pooler_port = $4
-            WHERE lower(host) = lower($1) AND port = $2 AND pooler_host IS NULL RETURNING id)
-         SELECT count(*)::int AS n FROM seeded`,
-        [own.host, own.port, pooler.host, pooler.port],
-      );
-      return n > 0;
+      return this.servers.seedPooler(tx, own, pooler);
     });
     const identified = await this.identifyUnknown();
     // Replicas already running connect to the default server's new pooler too.
@@ -110,14 +75,14 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
    * A server still out of reach keeps none: moves compare the live identities anyway.
    */
   async identifyUnknown(): Promise<boolean> {
-    const unknown = await this.master.getRepository(DatabaseServer).findBy({ systemIdentifier: IsNull() });
+    const unknown = await this.servers.withoutIdentity();
     const read = await Promise.all(
       unknown.map(async (server) => {
         try {
-          const identity = await readServerIdentity(
+          const identity = await this.serverAdmin.identityAt(
             await this.adminTarget(server.id, server.host, server.port, 'postgres'),
           );
-          await this.master.getRepository(DatabaseServer).update(server.id, identity);
+          await this.servers.setIdentity(server.id, identity);
           return true;
         } catch (err) {
           this.logger.warn(`Database server ${server.id}: identity not read (${(err as Error).message})`);
@@ -228,7 +193,7 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
 
   async reload(): Promise<void> {
     try {
-      const servers = await this.master.getRepository(DatabaseServer).find();
+      const servers = await this.servers.all();
       this.byId = new Map(servers.map((s) => [s.id, s]));
       for (const listener of this.changeListeners) listener();
     } catch (err) {

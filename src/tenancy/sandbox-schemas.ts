@@ -3,6 +3,7 @@ import { RedisService } from '../redis/redis.service';
 import { isSandboxSchema } from './sandbox-naming';
 import { TenantClient } from './tenant-context';
 import { TenantDataSources } from './tenant-data-sources';
+import { ClientSchemasRepository } from './client-schemas.repository';
 
 const CHANNEL = 'sandboxes:changed';
 
@@ -14,6 +15,7 @@ export class SandboxSchemas implements OnModuleInit {
   constructor(
     private readonly dataSources: TenantDataSources,
     private readonly redis: RedisService,
+    private readonly schemas: ClientSchemasRepository,
   ) {}
 
   async onModuleInit() {
@@ -38,9 +40,6 @@ export class SandboxSchemas implements OnModuleInit {
 
   private async load(client: TenantClient): Promise<Set<string>> {
     const dataSource = await this.dataSources.forClient(client);
-    const rows: { schema_name: string }[] = await dataSource.query(
-      'SELECT schema_name FROM public.sandboxes',
-    );
-    return new Set(rows.map((r) => r.schema_name));
+    return new Set(await this.schemas.sandboxSchemaNames(dataSource));
   }
 }

@@ -12,6 +12,10 @@ import { ClientLinks } from './client-links';
 import { ClientRegistry } from './client-registry';
 import { MigratingClients } from './migrating-clients';
 import { PlatformDatabase } from './platform-database';
+import { ClientsRepository } from './clients.repository';
+import { DatabaseServersRepository } from './database-servers.repository';
+import { ClientSchemasRepository } from './client-schemas.repository';
+import { ServerAdminRepository } from '../database/server-admin.repository';
 import { PerClientRunner } from './per-client-runner';
 import { SandboxSchemas } from './sandbox-schemas';
 import { TenantDataSources } from './tenant-data-sources';
@@ -29,6 +33,10 @@ import { TenantMiddleware } from './tenant.middleware';
     TenantDatabase,
     TenantPools,
     PlatformDatabase,
+    ClientsRepository,
+    DatabaseServersRepository,
+    ServerAdminRepository,
+    ClientSchemasRepository,
     SandboxSchemas,
     PerClientRunner,
     TenantMiddleware,
@@ -44,6 +52,10 @@ import { TenantMiddleware } from './tenant.middleware';
     TenantDatabase,
     TenantPools,
     PlatformDatabase,
+    ClientsRepository,
+    DatabaseServersRepository,
+    ServerAdminRepository,
+    ClientSchemasRepository,
     SandboxSchemas,
     PerClientRunner,
     ClientLinks,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Metric } from 'prom-client';
+import { ServerAdminRepository } from '../database/server-admin.repository';
 import { TenantDataSources } from './tenant-data-sources';
 
 /** A client database this process holds connections to, with a probe of it. */
@@ -15,7 +16,10 @@ export interface OpenPool {
  */
 @Injectable()
 export class TenantPools {
-  constructor(private readonly dataSources: TenantDataSources) {}
+  constructor(
+    private readonly dataSources: TenantDataSources,
+    private readonly serverAdmin: ServerAdminRepository,
+  ) {}
 
   /** Identifiers of the clients holding (or waiting for) a connection here. */
   openClients(): string[] {
@@ -39,15 +43,13 @@ export class TenantPools {
   open(): OpenPool[] {
     return this.dataSources.openPools().map(({ identifier, dataSource }) => ({
       identifier,
-      ping: async () => {
-        await dataSource.query('SELECT 1');
-      },
+      ping: () => this.serverAdmin.ping(dataSource),
     }));
   }
 
   /** One round trip to the master database. */
   async pingMaster(): Promise<void> {
-    await this.dataSources.master.query('SELECT 1');
+    await this.serverAdmin.ping(this.dataSources.master);
   }
 
   /** Closes a client's connections (suspended or deleted client); the next use opens them again. */

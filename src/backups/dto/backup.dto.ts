@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsClientIdentifier, IsSubdomain } from '../../tenancy/client-identifier';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { BACKUP_KINDS, BACKUP_STATUSES, BackupKind, BackupStatus } from '../backup-rows';
+import { BACKUP_KINDS, BACKUP_STATUSES, BackupKind, BackupStatus } from '../backups.repository';
 import { RESTORE_STATES, RESTORE_TARGETS, RestoreState, RestoreTarget } from '../restore-jobs';
 
 export class BackupDto {

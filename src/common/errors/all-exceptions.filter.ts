@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
-import { tenantContext } from '../../tenancy/tenant-context';
 import { AppError, EnvelopeBError, PlainMessageError } from './app-error';
 import { httpErrorEvents } from './http-error-events';
 import { JSON_TOO_DEEP } from '../http/json-depth';
@@ -48,6 +47,11 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
+function requestIdKept(request: Request): string | undefined {
+  const { id } = request as Request & { id?: unknown };
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** Turns every error into the envelopes of docs/api-rules.md; unknown errors become a logged 500. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -58,7 +62,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const requestId = tenantContext.peek()?.requestId ?? String(request.headers['x-request-id'] ?? '');
+    // requestIdOf keeps the id it chose on the request (the tenant context names it alike); before any
+    // middleware chose one, the caller's header.
+    const requestId = requestIdKept(request) ?? String(request.headers['x-request-id'] ?? '');
     const answer = this.toAnswer(exception, requestId);
     if (answer.status >= 500) {
       // The path only: a query string may carry codes or tokens. A 5xx we chose to answer (BUSY,

@@ -1,25 +1,29 @@
 import { Injectable } from '@nestjs/common';
-import { databaseExists, withAdminConnection } from '../database/data-source-factory';
-import { quoteIdent, quoteLiteral } from '../database/ddl';
+import { withAdminConnection } from '../database/data-source-factory';
+import { ServerAdminRepository } from '../database/server-admin.repository';
+import { SqlNotRun } from '../database/sql-example';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
 
 /** Longest PostgreSQL identifier. */
 const NAME_MAX = 63;
 
+/**
+ * A fresh database name for the client: `_`, its base name (that of its login role), `_r` and a
+ * random tail. The leading underscore keeps it apart from every name provisioning derives from an
+ * identifier (those start with a letter), so no client created later is handed it.
+ */
+export function freshDatabaseName(client: Client, tail: string): string {
+  return `_${client.databaseUsername.slice(0, NAME_MAX - tail.length - 3)}_r${tail}`;
+}
+
 /** The databases and roles a restore creates, fills and drops, over the server's administrative login. */
 @Injectable()
-export class RestoreDatabases {
-  constructor(private readonly databases: ClientDatabases) {}
-
-  /**
-   * A fresh database name for the client: `_`, its base name (that of its login role), `_r` and a
-   * random tail. The leading underscore keeps it apart from every name provisioning derives from an
-   * identifier (those start with a letter), so no client created later is handed it.
-   */
-  freshName(client: Client, tail: string): string {
-    return `_${client.databaseUsername.slice(0, NAME_MAX - tail.length - 3)}_r${tail}`;
-  }
+export class RestoreDatabasesRepository {
+  constructor(
+    private readonly databases: ClientDatabases,
+    private readonly serverAdmin: ServerAdminRepository,
+  ) {}
 
   /**
    * An empty database `database` the client's login role may use. With a password (a new client),
@@ -27,31 +31,30 @@ export class RestoreDatabases {
    * refuses the whole step before anything is made: a restore never takes over, nor later drops,
    * what it did not create. `onCreated` is called once something is the restore's own.
    */
+  @SqlNotRun("creates a login role and a database on the client's server")
   async create(client: Client, database: string, password?: string, onCreated = () => {}): Promise<void> {
-    const role = quoteIdent(client.databaseUsername);
-    const db = quoteIdent(database);
     await withAdminConnection(await this.databases.adminTarget(client, 'postgres'), async (pg) => {
-      if (await databaseExists(pg, database)) throw new ExistsOnServer(`database ${database}`);
+      if (await this.serverAdmin.databaseExists(pg, database))
+        throw new ExistsOnServer(`database ${database}`);
       if (password !== undefined) {
-        const { rowCount } = await pg.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
-          client.databaseUsername,
-        ]);
-        if (rowCount) throw new ExistsOnServer(`login role ${client.databaseUsername}`);
-        await pg.query(`CREATE ROLE ${role} LOGIN PASSWORD ${quoteLiteral(password)}`);
+        if (await this.serverAdmin.roleExists(pg, client.databaseUsername)) {
+          throw new ExistsOnServer(`login role ${client.databaseUsername}`);
+        }
+        await this.serverAdmin.createLoginRole(pg, client.databaseUsername, password);
         onCreated();
       }
-      await pg.query(`CREATE DATABASE ${db}`);
+      await this.serverAdmin.createDatabase(pg, database);
       onCreated();
-      await pg.query(`REVOKE ALL ON DATABASE ${db} FROM PUBLIC`);
-      await pg.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${db} TO ${role}`);
+      await this.serverAdmin.restrictDatabaseTo(pg, database, client.databaseUsername);
     });
   }
 
   /** Drops one database by name (its sessions ended), and the client's role when asked. */
+  @SqlNotRun("drops a database (and a login role) on the client's server")
   async drop(client: Client, database: string, dropRole = false): Promise<void> {
     await withAdminConnection(await this.databases.adminTarget(client, 'postgres'), async (pg) => {
-      await pg.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);
-      if (dropRole) await pg.query(`DROP ROLE IF EXISTS ${quoteIdent(client.databaseUsername)}`);
+      await this.serverAdmin.dropDatabase(pg, database);
+      if (dropRole) await this.serverAdmin.dropRole(pg, client.databaseUsername);
     });
   }
 
@@ -59,6 +62,7 @@ export class RestoreDatabases {
    * The events and webhook deliveries the backup held were handed on (or due to be) by the database
    * the backup was taken from: the restored copy does not send them again.
    */
+  @SqlNotRun("empties the outbox of a restored client database, over the server's administrative login")
   async silenceOutbox(client: Client): Promise<void> {
     await this.databases.asAdmin(client, async (pg) => {
       await pg.query('DELETE FROM public.event_outbox');

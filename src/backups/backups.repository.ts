@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { SqlExample } from '../database/sql-example';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { MASTER_CLIENT } from '../tenancy/tenant-context';
 
@@ -59,12 +60,13 @@ const toRow = (r: RawRow): BackupRow => ({
 
 export const toBackupView = ({ objectKey: _o, keyId: _k, ...view }: BackupRow): BackupView => view;
 
-/** The `backups` table of the master database: every query of the feature on it. */
+/** The `backups` table of the master database: every statement of the feature on it. */
 @Injectable()
-export class BackupRows {
+export class BackupsRepository {
   constructor(private readonly db: TenantDatabase) {}
 
   /** A QUEUED backup of the client; its object key follows from its id. */
+  @SqlExample([1, 'MANUAL', 'key-2026-01'])
   async create(clientId: number, kind: BackupKind, keyId: string): Promise<BackupRow> {
     return this.one(
       `WITH n AS (SELECT nextval(pg_get_serial_sequence('backups', 'id'))::int AS id)
@@ -75,10 +77,13 @@ export class BackupRows {
     ) as Promise<BackupRow>;
   }
 
+  @SqlExample([1])
   get(id: number): Promise<BackupRow | null> {
     return this.one(`SELECT ${COLUMNS} FROM backups WHERE id = $1`, [id]);
   }
 
+  @SqlExample([1, 1, 20])
+  @SqlExample([1, 1000, 20])
   async list(clientId: number, page: number, pageSize: number): Promise<[BackupRow[], number]> {
     const master = await this.master();
     const rows: (RawRow & { total: string })[] = await master.query(
@@ -95,6 +100,7 @@ export class BackupRows {
   }
 
   /** QUEUED → RUNNING; null when the backup is not queued (run already, or deleted). */
+  @SqlExample([1])
   claim(id: number): Promise<BackupRow | null> {
     return this.one(
       `UPDATE backups SET status = 'RUNNING', started_at = now(), heartbeat_at = now()
@@ -103,6 +109,7 @@ export class BackupRows {
     );
   }
 
+  @SqlExample([1])
   async heartbeat(id: number): Promise<void> {
     await (
       await this.master()
@@ -110,6 +117,7 @@ export class BackupRows {
   }
 
   /** RUNNING → COMPLETED; false when the row is no longer running (marked failed meanwhile, deleted). */
+  @SqlExample([1, 1048576, 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'])
   async complete(id: number, sizeBytes: number, sha256: string): Promise<boolean> {
     return !!(await this.one(
       `UPDATE backups SET status = 'COMPLETED', finished_at = now(), size_bytes = $2, sha256 = $3
@@ -118,6 +126,7 @@ export class BackupRows {
     ));
   }
 
+  @SqlExample([1, 'pg_dump exited with code 1'])
   async fail(id: number, error: string): Promise<void> {
     await (
       await this.master()
@@ -128,11 +137,13 @@ export class BackupRows {
     );
   }
 
+  @SqlExample([1])
   remove(id: number): Promise<BackupRow | null> {
     return this.one(`DELETE FROM backups WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
   }
 
   /** Marks FAILED the RUNNING backups whose worker has not been heard of for `silentMs`; answers them. */
+  @SqlExample([120000])
   async failAbandoned(silentMs: number): Promise<BackupRow[]> {
     const result: unknown = await (
       await this.master()
@@ -150,6 +161,7 @@ export class BackupRows {
    * Finished backups older than `days`, except each client's newest COMPLETED one (kept whatever
    * its age, so a client never loses its last good backup to retention).
    */
+  @SqlExample([30])
   async expired(days: number): Promise<BackupRow[]> {
     const rows: RawRow[] = await (
       await this.master()
@@ -164,6 +176,7 @@ export class BackupRows {
   }
 
   /** Active clients, those whose newest backup is oldest first (never backed up: first of all). */
+  @SqlExample()
   async clientsByOldestBackup(): Promise<number[]> {
     const rows: { id: number }[] = await (
       await this.master()
@@ -178,6 +191,7 @@ export class BackupRows {
    * Seconds since the newest COMPLETED backup of the active client that has waited longest for one
    * (a client never backed up counts from its provisioning); 0 without active clients.
    */
+  @SqlExample()
   async oldestNewestCompletedAge(): Promise<number> {
     const [row]: { age: number | null }[] = await (
       await this.master()
