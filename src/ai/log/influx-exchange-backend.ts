@@ -100,7 +100,7 @@ export class InfluxExchangeBackend implements ExchangeBackend {
     await api.close();
   }
 
-  private query(): QueryApi {
+  private queryApi(): QueryApi {
     return this.influx.getQueryApi(this.org);
   }
 
@@ -119,7 +119,7 @@ export class InfluxExchangeBackend implements ExchangeBackend {
   }
 
   private rows(flux: string): Promise<Row[]> {
-    return this.query().collectRows<Row>(flux);
+    return this.queryApi().collectRows<Row>(flux);
   }
 
   async usage(range: StatsRange): Promise<UsageFigures> {
