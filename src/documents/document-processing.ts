@@ -85,7 +85,7 @@ export class DocumentProcessing {
 
   /** Pages read so far, shown by the record while PROCESSING (one short update per page read). */
   private async progress(documentId: number, done: number, total: number) {
-    await this.documents.progress(documentId, total, done);
+    await this.db.run((m) => this.documents.progress(m, documentId, total, done));
   }
 
   /** Saves the outcome and sends its event in one transaction. */

@@ -181,14 +181,12 @@ export class DocumentsRepository {
   }
 
   /** Pages read so far, shown while PROCESSING. */
-  @SqlExample([5, 12, 3])
-  async progress(id: number, pages: number, done: number): Promise<void> {
-    await this.db.run((m) =>
-      m.query(
-        `UPDATE document_contents SET page_count = $2, pages_processed = $3, updated_at = now()
+  @SqlExample((c) => [c.manager, 5, 12, 3])
+  async progress(m: EntityManager, id: number, pages: number, done: number): Promise<void> {
+    await m.query(
+      `UPDATE document_contents SET page_count = $2, pages_processed = $3, updated_at = now()
          WHERE id = $1 AND status = 'processing'`,
-        [id, pages, done],
-      ),
+      [id, pages, done],
     );
   }
 
@@ -244,14 +242,12 @@ export class DocumentsRepository {
   }
 
   /** Sets the documents back to PENDING. */
-  @SqlExample([[5, 6]])
-  async requeue(ids: number[]): Promise<void> {
-    await this.db.transaction((m) =>
-      m.query(
-        `UPDATE document_contents SET status = 'pending', error_message = NULL, processing_started_at = NULL,
+  @SqlExample((c) => [c.manager, [5, 6]])
+  async requeue(tx: EntityManager, ids: number[]): Promise<void> {
+    await tx.query(
+      `UPDATE document_contents SET status = 'pending', error_message = NULL, processing_started_at = NULL,
            processed_at = NULL, updated_at = now() WHERE id = ANY($1::int[])`,
-        [ids],
-      ),
+      [ids],
     );
   }
 
@@ -270,8 +266,8 @@ export class DocumentsRepository {
   }
 
   /** Removes a document's stored content (text and search entry). */
-  @SqlExample([5])
-  async delete(id: number): Promise<void> {
-    await this.db.transaction((m) => m.query('DELETE FROM document_contents WHERE id = $1', [id]));
+  @SqlExample((c) => [c.manager, 5])
+  async delete(tx: EntityManager, id: number): Promise<void> {
+    await tx.query('DELETE FROM document_contents WHERE id = $1', [id]);
   }
 }

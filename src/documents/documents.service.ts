@@ -117,6 +117,6 @@ export class DocumentsService {
   async removeContent(companyId: number | null, fileId: number) {
     const row = await this.db.run((m) => findDocument(m, this.files, this.documents, { companyId, fileId }));
     if (!row) throw notFound();
-    await this.documents.delete(row.id);
+    await this.db.transaction((m) => this.documents.delete(m, row.id));
   }
 }

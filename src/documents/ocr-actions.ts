@@ -68,7 +68,7 @@ export class OcrActions {
   /** Sets the documents back to PENDING and queues them after commit. */
   private async requeue(ids: number[]): Promise<void> {
     if (!ids.length) return;
-    await this.documents.requeue(ids);
+    await this.db.transaction((m) => this.documents.requeue(m, ids));
     await this.queue.enqueue(ids);
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { SqlExample } from '../database/sql-example';
 import { Sandbox } from '../tenancy/entities/sandbox.entity';
 import { TenantDatabase } from '../tenancy/tenant-database';
@@ -43,8 +44,11 @@ export class SandboxesRepository {
     return this.db.production((m) => m.getRepository(Sandbox).exists({ where: [{ slug }, { schemaName }] }));
   }
 
-  @SqlExample([{ name: 'QA', slug: 'qa', description: null, schemaName: 'sandbox_qa', createdById: 3 }])
-  insert(sandbox: NewSandbox): Promise<Sandbox> {
-    return this.db.production((m) => m.getRepository(Sandbox).save(sandbox));
+  @SqlExample((c) => [
+    c.manager,
+    { name: 'QA', slug: 'qa', description: null, schemaName: 'sandbox_qa', createdById: 3 },
+  ])
+  insert(m: EntityManager, sandbox: NewSandbox): Promise<Sandbox> {
+    return m.getRepository(Sandbox).save(sandbox);
   }
 }

@@ -10,6 +10,7 @@ import { SandboxSchemas } from '../tenancy/sandbox-schemas';
 import { tenantContext } from '../tenancy/tenant-context';
 import { CreateSandboxDto, SandboxDto } from './dto/sandbox.dto';
 import { SandboxesRepository } from './sandboxes.repository';
+import { TenantDatabase } from '../tenancy/tenant-database';
 import { Sandbox } from '../tenancy/entities/sandbox.entity';
 import { Client } from '../tenancy/entities/client.entity';
 import { ContentTypeSync } from '../cms';
@@ -27,6 +28,7 @@ const PRODUCTION: SandboxDto = {
 @Injectable()
 export class SandboxesService {
   constructor(
+    private readonly db: TenantDatabase,
     private readonly sandboxes: SandboxesRepository,
     private readonly registry: ClientRegistry,
     private readonly databases: ClientDatabases,
@@ -80,13 +82,15 @@ export class SandboxesService {
       // Custom tables are created at runtime: the sandbox gets production's (rows come with copyData).
       await this.contentTypes.cloneIntoSandbox(client, schemaName, !!dto.copyData);
       if (dto.copyData) await this.databases.copyProduction(client, schemaName);
-      const sandbox = await this.sandboxes.insert({
-        name: dto.name.trim(),
-        slug,
-        description: dto.description ?? null,
-        schemaName,
-        createdById: principal.userId,
-      });
+      const sandbox = await this.db.production((m) =>
+        this.sandboxes.insert(m, {
+          name: dto.name.trim(),
+          slug,
+          description: dto.description ?? null,
+          schemaName,
+          createdById: principal.userId,
+        }),
+      );
       await this.schemas.changed(tenant);
       return toView(sandbox);
     } catch (err) {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { companyCondition } from '../../access/company-rule';
 import { SqlExample } from '../../database/sql-example';
 import { TenantDatabase } from '../../tenancy/tenant-database';
@@ -116,8 +117,8 @@ export class AiExchangesRepository {
   constructor(private readonly db: TenantDatabase) {}
 
   /** Inserts the exchanges (an id already held is skipped) and adds them to the rollups. */
-  @SqlExample([[EXCHANGE]])
-  async insert(exchanges: Exchange[]): Promise<void> {
+  @SqlExample((c) => [c.manager, [EXCHANGE]])
+  async insert(m: EntityManager, exchanges: Exchange[]): Promise<void> {
     const values: unknown[] = [];
     const rows = exchanges.map((e) => {
       const base = values.length;
@@ -140,16 +141,13 @@ export class AiExchangesRepository {
       );
       return `(${Array.from({ length: 15 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
     });
-    // One statement (the rollups are in it): atomic alone, so no transaction around it in production.
-    await this.db.run((m) =>
-      m.query(
-        withRollups(
-          `INSERT INTO ai_exchanges (id, occurred_at, user_id, username, company_id, provider, model,
+    await m.query(
+      withRollups(
+        `INSERT INTO ai_exchanges (id, occurred_at, user_id, username, company_id, provider, model,
              input_tokens, output_tokens, total_tokens, cost, latency_ms, conversation_id, metadata, success)
            VALUES ${rows.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING ${ROLLUP_COLUMNS}`,
-        ),
-        values,
       ),
+      values,
     );
   }
 

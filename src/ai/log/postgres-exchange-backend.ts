@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TenantDatabase } from '../../tenancy/tenant-database';
 import { AiSettings } from '../ai.settings';
 import { windowInterval, windowMinutes } from '../dto/stats.dto';
 import { Exchange, StatsRange } from './exchange';
@@ -20,12 +21,14 @@ import {
 @Injectable()
 export class PostgresExchangeBackend implements ExchangeBackend {
   constructor(
+    private readonly db: TenantDatabase,
     private readonly exchanges: AiExchangesRepository,
     private readonly settings: AiSettings,
   ) {}
 
   write(exchanges: Exchange[]): Promise<void> {
-    return this.exchanges.insert(exchanges);
+    // One statement (the rollups are in it): atomic alone, so no transaction around it in production.
+    return this.db.run((m) => this.exchanges.insert(m, exchanges));
   }
 
   async usage(range: StatsRange): Promise<UsageFigures> {
