@@ -12,8 +12,10 @@ import { AiSettings } from './ai.settings';
 import { EXCHANGE_STORE } from './log/exchange';
 import { ExchangeProcessor } from './log/exchange.processor';
 import { ExchangeQueue } from './log/exchange-queue';
-import { InfluxExchangeStore } from './log/influx-exchange-store';
-import { PostgresExchangeStore } from './log/postgres-exchange-store';
+import { AiExchangesRepository } from './log/ai-exchanges.repository';
+import { ExchangeLog } from './log/exchange-log';
+import { InfluxExchangeBackend } from './log/influx-exchange-backend';
+import { PostgresExchangeBackend } from './log/postgres-exchange-backend';
 
 /** AI chat gateway. The exchange-log writer runs only where queue processors are enabled. */
 @Module({})
@@ -29,12 +31,15 @@ export class AiModule {
         AiProviders,
         AiMetrics,
         ExchangeQueue,
-        PostgresExchangeStore,
+        AiExchangesRepository,
+        PostgresExchangeBackend,
         {
           provide: EXCHANGE_STORE,
-          inject: [AiSettings, ModuleRef, PostgresExchangeStore],
-          useFactory: (settings: AiSettings, refs: ModuleRef, postgres: PostgresExchangeStore) =>
-            settings.AI_LOG_STORE === 'influxdb' ? refs.create(InfluxExchangeStore) : postgres,
+          inject: [AiSettings, ModuleRef, PostgresExchangeBackend],
+          useFactory: async (settings: AiSettings, refs: ModuleRef, postgres: PostgresExchangeBackend) =>
+            new ExchangeLog(
+              settings.AI_LOG_STORE === 'influxdb' ? await refs.create(InfluxExchangeBackend) : postgres,
+            ),
         },
         AiChatService,
         AiStatsService,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { insertAtCommit } from '../database/commit-inserts';
 import { tenantContext } from '../tenancy/tenant-context';
 import { AuditAction } from './audit-log.entity';
+import { AuditLogRepository } from './audit-log.repository';
 
 export type FieldChanges = Record<string, { old: unknown; new: unknown }>;
 
@@ -23,20 +23,6 @@ export interface AuditEntry {
   companyId?: number | null;
 }
 
-const AUDIT_COLUMNS = [
-  'action',
-  'entity_type',
-  'entity_id',
-  'user_id',
-  'username',
-  'ip_address',
-  'user_agent',
-  'message',
-  'changes',
-  'metadata',
-  'company_id',
-] as const;
-
 /** Fields never written to the audit trail, whatever entity they belong to. */
 const SECRET_FIELDS = /password|secret|token|hash|otp|recovery/i;
 
@@ -47,22 +33,26 @@ const SECRET_FIELDS = /password|secret|token|hash|otp|recovery/i;
  */
 @Injectable()
 export class AuditWriter {
+  constructor(private readonly log: AuditLogRepository) {}
+
   async record(manager: EntityManager, entry: AuditEntry): Promise<void> {
     const store = tenantContext.peek();
     const principal = store?.principal;
-    await insertAtCommit(manager, 'audit_logs', AUDIT_COLUMNS, [
-      entry.action,
-      entry.entityType ?? null,
-      entry.entityId ?? null,
-      entry.userId !== undefined ? entry.userId : (principal?.userId ?? null),
-      entry.username !== undefined ? entry.username : (principal?.username ?? principal?.email ?? null),
-      normalizeIp(entry.ipAddress !== undefined ? entry.ipAddress : (store?.ip ?? null)),
-      (entry.userAgent !== undefined ? entry.userAgent : (store?.userAgent ?? null))?.slice(0, 500) ?? null,
-      entry.message ?? null,
-      entry.changes ? JSON.stringify(entry.changes) : null,
-      entry.metadata ? JSON.stringify(entry.metadata) : null,
-      entry.companyId !== undefined ? entry.companyId : (principal?.companyId ?? null),
-    ]);
+    await this.log.insert(manager, {
+      action: entry.action,
+      entity_type: entry.entityType ?? null,
+      entity_id: entry.entityId ?? null,
+      user_id: entry.userId !== undefined ? entry.userId : (principal?.userId ?? null),
+      username:
+        entry.username !== undefined ? entry.username : (principal?.username ?? principal?.email ?? null),
+      ip_address: normalizeIp(entry.ipAddress !== undefined ? entry.ipAddress : (store?.ip ?? null)),
+      user_agent:
+        (entry.userAgent !== undefined ? entry.userAgent : (store?.userAgent ?? null))?.slice(0, 500) ?? null,
+      message: entry.message ?? null,
+      changes: entry.changes ? JSON.stringify(entry.changes) : null,
+      metadata: entry.metadata ? JSON.stringify(entry.metadata) : null,
+      company_id: entry.companyId !== undefined ? entry.companyId : (principal?.companyId ?? null),
+    });
   }
 }
 

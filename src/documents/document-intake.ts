@@ -4,7 +4,8 @@ import { DomainEvents } from '../events/domain-events';
 import { FileUploadHooks, UploadedFile } from '../files';
 import { PRODUCTION_SCHEMA, tenantContext } from '../tenancy/tenant-context';
 import { DocumentRow, documentView } from './document-view';
-import { DocumentContent, StoredStatus } from './entities/document-content.entity';
+import { DocumentsRepository } from './documents.repository';
+import { StoredStatus } from './entities/document-content.entity';
 import { OcrCompanyConfig, OcrConfigStore } from './ocr-config.store';
 import { OcrQueue } from './ocr-queue';
 
@@ -33,6 +34,7 @@ export class DocumentIntake implements OnModuleInit {
     private readonly events: DomainEvents,
     private readonly queue: OcrQueue,
     private readonly uploads: FileUploadHooks,
+    private readonly documents: DocumentsRepository,
   ) {}
 
   onModuleInit() {
@@ -62,16 +64,14 @@ export class DocumentIntake implements OnModuleInit {
     const pending: number[] = [];
     for (const file of files) {
       const { status, error } = this.initial(config, file);
-      const doc = await m.save(
-        m.create(DocumentContent, {
-          companyId: file.companyId,
-          fileId: file.id,
-          status,
-          errorMessage: error,
-          ocrLanguage: config.ocrLanguage,
-          processedAt: status === 'skipped' ? new Date() : null,
-        }),
-      );
+      const doc = await this.documents.insert(m, {
+        companyId: file.companyId,
+        fileId: file.id,
+        status,
+        errorMessage: error,
+        ocrLanguage: config.ocrLanguage,
+        processedAt: status === 'skipped' ? new Date() : null,
+      });
       if (status === 'pending') pending.push(doc.id);
       const row = {
         ...doc,

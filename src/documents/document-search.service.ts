@@ -1,34 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { FileRecords } from '../files';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { DOCUMENT_COLUMNS, springPage, withFiles } from './document-queries';
-import { DocumentRow, documentView } from './document-view';
+import { DocumentSearchRepository, SearchTerms } from './document-search.repository';
+import { springPage, withFiles } from './document-queries';
+import { documentView } from './document-view';
 import { DocumentsSettings } from './documents.settings';
 import { OcrConfigStore } from './ocr-config.store';
 import { searchConfig } from './ocr/languages';
 import { hasCjk, headlineQuery, PG_CJK_CLASS, readableHighlight, searchedQuery } from './search-text';
-import { rankedMatches, TSQUERY } from './ranked-matches';
-
-const HEADLINE =
-  'StartSel=<mark>, StopSel=</mark>, MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "';
-
-/** The matches counted up to $4 + 1. */
-const COUNT = `SELECT count(*)::int AS matched FROM (SELECT 1 FROM document_contents d
-   WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY} LIMIT $4 + 1) m`;
-
-/** The planner's estimate of a query's matches (from the column statistics; nothing is read). */
-const ESTIMATE = `EXPLAIN (FORMAT JSON) SELECT 1 FROM document_contents d
-   WHERE d.company_id = $1 AND d.search_vector @@ ${TSQUERY}`;
-
-/** The documents of a page ($4: their ids) with their highlights, over the original text. */
-const pageRows = (cjk: boolean) => {
-  const text = cjk
-    ? `regexp_replace(left(d.extracted_text, 100000), $5, ' \\1 ', 'g')`
-    : 'left(d.extracted_text, 100000)';
-  return `SELECT ${DOCUMENT_COLUMNS}, left(d.extracted_text, 500) AS preview,
-      ts_headline($2::regconfig, ${text}, ${TSQUERY}, '${HEADLINE}') AS highlight
-    FROM document_contents d WHERE d.company_id = $1 AND d.id = ANY($4::int[])`;
-};
+import { rankedMatches } from './ranked-matches';
 
 /**
  * Full-text search over a company's extracted text: the query is read with the text search
@@ -47,25 +27,28 @@ export class DocumentSearchService {
     private readonly configs: OcrConfigStore,
     private readonly settings: DocumentsSettings,
     private readonly files: FileRecords,
+    private readonly searches: DocumentSearchRepository,
   ) {}
 
   async search(companyId: number, q: string, page: number, size: number) {
     const config = await this.configs.get(companyId);
     const ts = searchConfig(config.ocrLanguage);
     const query = searchedQuery(q);
+    const terms = { companyId, config: ts, query };
     const [hits, { matched, exact }] = await Promise.all([
-      rankedMatches({ db: this.db, companyId, config: ts, query, wanted: (page + 1) * size }).then((all) =>
+      rankedMatches({ search: this.searches, terms, wanted: (page + 1) * size }).then((all) =>
         all.slice(page * size),
       ),
-      this.total(companyId, ts, query),
+      this.total(terms),
     ]);
     const cjk = hasCjk(q);
     const rows = hits.length
       ? await this.db.run(async (m) => {
-          const params = [companyId, ts, cjk ? headlineQuery(q) : query, hits.map((h) => h.id)];
-          const found = await m.query<(DocumentRow & { highlight: string })[]>(
-            pageRows(cjk),
-            cjk ? [...params, `(${PG_CJK_CLASS})`] : params,
+          const found = await this.searches.highlighted(
+            m,
+            { ...terms, query: cjk ? headlineQuery(q) : query },
+            hits.map((h) => h.id),
+            cjk ? `(${PG_CJK_CLASS})` : null,
           );
           return withFiles(m, this.files, found);
         })
@@ -80,19 +63,10 @@ export class DocumentSearchService {
     return { ...springPage(items, matched, page, size), totalExact: exact };
   }
 
-  private async total(companyId: number, ts: string, query: string) {
+  private async total(terms: SearchTerms) {
     const exactUpTo = this.settings.SEARCH_EXACT_TOTAL;
-    const [{ matched }] = await this.db.query<{ matched: number }>(COUNT, [companyId, ts, query, exactUpTo]);
+    const matched = await this.searches.countUpTo(terms, exactUpTo);
     if (matched <= exactUpTo) return { matched, exact: true };
-    return { matched: Math.max(matched, await this.estimate(companyId, ts, query)), exact: false };
-  }
-
-  private async estimate(companyId: number, ts: string, query: string): Promise<number> {
-    const [row] = await this.db.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(ESTIMATE, [
-      companyId,
-      ts,
-      query,
-    ]);
-    return Math.round(row['QUERY PLAN'][0].Plan['Plan Rows']);
+    return { matched: Math.max(matched, Math.round(await this.searches.estimate(terms))), exact: false };
   }
 }

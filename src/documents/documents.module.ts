@@ -22,6 +22,9 @@ import { HttpOcrEngine } from './ocr/http-engine';
 import { ParseSandbox } from './ocr/parse-sandbox';
 import { TextExtraction } from './ocr/text-extraction';
 import { DocumentContent } from './entities/document-content.entity';
+import { DocumentSearchRepository } from './document-search.repository';
+import { DocumentsRepository } from './documents.repository';
+import { OcrConfigRepository } from './ocr-config.repository';
 
 export const DOCUMENT_ENTITIES = [DocumentContent];
 
@@ -45,6 +48,9 @@ export class DocumentsModule {
       ],
       providers: [
         settingsProvider(DocumentsSettings),
+        DocumentsRepository,
+        DocumentSearchRepository,
+        OcrConfigRepository,
         OcrConfigStore,
         OcrQueue,
         OcrMetrics,

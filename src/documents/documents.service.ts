@@ -2,7 +2,8 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { PlainMessageError } from '../common/errors/app-error';
 import { FileRecords } from '../files';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { countDocuments, findDocument, listDocuments, springPage } from './document-queries';
+import { findDocument, listDocuments, springPage } from './document-queries';
+import { DocumentsRepository } from './documents.repository';
 import { documentView } from './document-view';
 import { DocumentStatus } from './entities/document-content.entity';
 import { OcrConfigStore } from './ocr-config.store';
@@ -26,6 +27,7 @@ export class DocumentsService {
     private readonly configs: OcrConfigStore,
     private readonly extraction: TextExtraction,
     private readonly files: FileRecords,
+    private readonly documents: DocumentsRepository,
   ) {}
 
   async serviceStatus() {
@@ -41,7 +43,7 @@ export class DocumentsService {
 
   async summary(companyId: number) {
     const config = await this.configs.get(companyId);
-    const c = await this.db.run((m) => countDocuments(m, companyId));
+    const c = await this.db.run((m) => this.documents.statusCounts(m, companyId));
     const status = await this.extraction.engine.status();
     return {
       companyId,
@@ -64,7 +66,7 @@ export class DocumentsService {
 
   async list(companyId: number | null, q: PageParams) {
     const { rows, total } = await this.db.run((m) =>
-      listDocuments(m, this.files, { companyId, status: q.status }, q),
+      listDocuments(m, this.files, this.documents, { companyId, status: q.status }, q),
     );
     return springPage(
       rows.map((r) => documentView(r)),
@@ -75,13 +77,15 @@ export class DocumentsService {
   }
 
   async detail(companyId: number | null, where: { id?: number; fileId?: number }, fullText: boolean) {
-    const row = await this.db.run((m) => findDocument(m, this.files, { companyId, ...where }, fullText));
+    const row = await this.db.run((m) =>
+      findDocument(m, this.files, this.documents, { companyId, ...where }, fullText),
+    );
     if (!row) throw notFound();
     return documentView(row, { detail: true, fullText });
   }
 
   async queueStatus(companyId: number) {
-    const c = await this.db.run((m) => countDocuments(m, companyId));
+    const c = await this.db.run((m) => this.documents.statusCounts(m, companyId));
     return {
       pending: c.pending,
       processing: c.processing,
@@ -93,7 +97,7 @@ export class DocumentsService {
   }
 
   async stats(companyId: number) {
-    const c = await this.db.run((m) => countDocuments(m, companyId));
+    const c = await this.db.run((m) => this.documents.statusCounts(m, companyId));
     return {
       companyId,
       totalDocuments: c.total,
@@ -111,8 +115,8 @@ export class DocumentsService {
 
   /** Removes a document's stored content (text and search entry); the file stays. */
   async removeContent(companyId: number | null, fileId: number) {
-    const row = await this.db.run((m) => findDocument(m, this.files, { companyId, fileId }));
+    const row = await this.db.run((m) => findDocument(m, this.files, this.documents, { companyId, fileId }));
     if (!row) throw notFound();
-    await this.db.transaction((m) => m.query('DELETE FROM document_contents WHERE id = $1', [row.id]));
+    await this.db.transaction((m) => this.documents.delete(m, row.id));
   }
 }

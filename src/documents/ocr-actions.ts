@@ -8,7 +8,7 @@ import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { DISABLED_MESSAGE, readsType, unsupportedMessage } from './document-intake';
 import { findDocument } from './document-queries';
-import { DocumentContent } from './entities/document-content.entity';
+import { DocumentsRepository } from './documents.repository';
 import { OcrCompanyConfig, OcrConfigStore } from './ocr-config.store';
 import { OcrMetrics } from './ocr-metrics';
 import { OcrQueue } from './ocr-queue';
@@ -37,6 +37,7 @@ export class OcrActions {
     private readonly extraction: TextExtraction,
     private readonly metrics: OcrMetrics,
     private readonly files: FileRecords,
+    private readonly documents: DocumentsRepository,
   ) {}
 
   async enabledConfig(companyId: number): Promise<OcrCompanyConfig> {
@@ -67,13 +68,7 @@ export class OcrActions {
   /** Sets the documents back to PENDING and queues them after commit. */
   private async requeue(ids: number[]): Promise<void> {
     if (!ids.length) return;
-    await this.db.transaction((m) =>
-      m.query(
-        `UPDATE document_contents SET status = 'pending', error_message = NULL, processing_started_at = NULL,
-           processed_at = NULL, updated_at = now() WHERE id = ANY($1::int[])`,
-        [ids],
-      ),
-    );
+    await this.db.transaction((m) => this.documents.requeue(m, ids));
     await this.queue.enqueue(ids);
   }
 
@@ -81,7 +76,9 @@ export class OcrActions {
   async retry(principal: Principal, companyId: number, analysisId: number) {
     const config = await this.enabledConfig(companyId);
     await this.limit('retry', ['user', principal.userId], 10, 60);
-    const doc = await this.db.run((m) => findDocument(m, this.files, { companyId, id: analysisId }));
+    const doc = await this.db.run((m) =>
+      findDocument(m, this.files, this.documents, { companyId, id: analysisId }),
+    );
     if (!doc) throw fail('Document analysis not found', HttpStatus.NOT_FOUND);
     await this.checkRequeue(config, doc.status, doc.fileName, doc.fileExt ?? '');
     await this.requeue([doc.id]);
@@ -103,15 +100,13 @@ export class OcrActions {
   async retryAllFailed(companyId: number) {
     await this.enabledConfig(companyId);
     await this.limit('retry-all', ['company', companyId], 3, 300);
-    const rows = await this.db.run<{ id: number }[]>((m) =>
-      m.query(`SELECT id FROM document_contents WHERE company_id = $1 AND status = 'failed'`, [companyId]),
-    );
-    if (rows.length) await this.ensureAvailable();
-    await this.requeue(rows.map((r) => r.id));
+    const ids = await this.documents.failedIds(companyId);
+    if (ids.length) await this.ensureAvailable();
+    await this.requeue(ids);
     this.metrics.retryAll.inc();
     return {
-      message: `${rows.length} failed documents queued for processing`,
-      count: rows.length,
+      message: `${ids.length} failed documents queued for processing`,
+      count: ids.length,
       status: 'processing',
     };
   }
@@ -124,7 +119,9 @@ export class OcrActions {
     if (principal) await this.limit('analyze', ['user', principal.userId], 20, 60);
     if (!file) throw fail('File not found', HttpStatus.NOT_FOUND);
     const config = await this.configs.get(file.companyId);
-    const doc = await this.db.run((m) => findDocument(m, this.files, { companyId: file.companyId, fileId }));
+    const doc = await this.db.run((m) =>
+      findDocument(m, this.files, this.documents, { companyId: file.companyId, fileId }),
+    );
     const status = doc?.status ?? 'skipped';
     if (force && status === 'completed') {
       await this.ensureAvailable();
@@ -134,14 +131,12 @@ export class OcrActions {
     let id = doc?.id;
     if (!id) {
       const created = await this.db.transaction((m) =>
-        m.save(
-          m.create(DocumentContent, {
-            companyId: file.companyId,
-            fileId,
-            status: 'pending',
-            ocrLanguage: config.ocrLanguage,
-          }),
-        ),
+        this.documents.insert(m, {
+          companyId: file.companyId,
+          fileId,
+          status: 'pending',
+          ocrLanguage: config.ocrLanguage,
+        }),
       );
       id = created.id;
     }

@@ -4,19 +4,9 @@ import { AppError } from '../common/errors/app-error';
 import { StoresSettings } from '../config/stores.settings';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { OCR_LANGUAGE_CODES, OcrLanguage, SUPPORTED_FILE_TYPES } from './ocr/languages';
+import { OcrCompanyConfig, OcrConfigChanges, OcrConfigRepository } from './ocr-config.repository';
 
-export interface OcrCompanyConfig {
-  companyId: number;
-  companyName: string;
-  ocrEnabled: boolean;
-  ocrLanguage: string;
-  ocrAutoProcess: boolean;
-  ocrFileTypes: string;
-}
-
-const SELECT = `SELECT id AS "companyId", name AS "companyName", ocr_enabled AS "ocrEnabled",
-  ocr_language AS "ocrLanguage", ocr_auto_process AS "ocrAutoProcess", ocr_file_types AS "ocrFileTypes"
-  FROM public.companies WHERE id = $1`;
+export type { OcrCompanyConfig };
 
 /** The OCR settings each company keeps beside its record (production schema, as companies). */
 @Injectable()
@@ -25,37 +15,21 @@ export class OcrConfigStore {
     private readonly db: TenantDatabase,
     private readonly stores: StoresSettings,
     private readonly audit: AuditWriter,
+    private readonly configs: OcrConfigRepository,
   ) {}
 
   async get(companyId: number): Promise<OcrCompanyConfig> {
-    const [row] = await this.db.production((m) => m.query<OcrCompanyConfig[]>(SELECT, [companyId]));
+    const row = await this.configs.get(companyId);
     if (!row) throw AppError.notFound('Company');
     return row;
   }
 
-  async update(companyId: number, changes: Partial<Omit<OcrCompanyConfig, 'companyId' | 'companyName'>>) {
-    const columns: Record<string, string> = {
-      ocrEnabled: 'ocr_enabled',
-      ocrLanguage: 'ocr_language',
-      ocrAutoProcess: 'ocr_auto_process',
-      ocrFileTypes: 'ocr_file_types',
-    };
-    const sets: string[] = [];
-    const params: unknown[] = [companyId];
-    for (const [field, column] of Object.entries(columns)) {
-      const value = changes[field as keyof typeof changes];
-      if (value === undefined) continue;
-      params.push(value);
-      sets.push(`${column} = $${params.length}`);
-    }
+  async update(companyId: number, changes: OcrConfigChanges) {
     const before = await this.get(companyId);
-    if (!sets.length) return before;
+    if (!Object.values(changes).some((v) => v !== undefined)) return before;
     await this.db.production((production) =>
       production.transaction(async (m) => {
-        await m.query(
-          `UPDATE public.companies SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`,
-          params,
-        );
+        await this.configs.update(m, companyId, changes);
         const after = {
           ...before,
           ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),

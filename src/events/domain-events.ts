@@ -2,21 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import type { TransactionCommitEvent } from 'typeorm/subscriber/event/TransactionCommitEvent';
-import { insertAtCommit } from '../database/commit-inserts';
 import { PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../tenancy/tenant-context';
 import { DomainEvent } from './domain-event';
 import { OutboxRelay } from './outbox-relay';
-
-const OUTBOX_COLUMNS = [
-  'event_id',
-  'event',
-  'entity_type',
-  'entity_id',
-  'company_id',
-  'attributes',
-  'previous',
-  'metadata',
-] as const;
+import { OutboxRepository } from './outbox.repository';
 
 /**
  * The in-app event bus, backed by a transactional outbox: `publish` writes the event into
@@ -33,7 +22,10 @@ export class DomainEvents {
   private readonly pending = new WeakMap<QueryRunner, TenantClient>();
   private readonly watched = new WeakSet<DataSource>();
 
-  constructor(private readonly relay: OutboxRelay) {}
+  constructor(
+    private readonly relay: OutboxRelay,
+    private readonly outbox: OutboxRepository,
+  ) {}
 
   async publish(manager: EntityManager, event: DomainEvent): Promise<void> {
     const store = tenantContext.get();
@@ -47,16 +39,7 @@ export class DomainEvents {
       triggeredBy: store.principal?.userId ?? null,
       requestId: store.requestId,
     };
-    await insertAtCommit(manager, 'public.event_outbox', OUTBOX_COLUMNS, [
-      randomUUID(),
-      event.event,
-      event.entityType,
-      event.entityId,
-      event.companyId,
-      JSON.stringify(event.attributes),
-      event.previous === undefined ? null : JSON.stringify({ value: event.previous }),
-      JSON.stringify(metadata),
-    ]);
+    await this.outbox.insert(manager, randomUUID(), { ...event, metadata });
     this.watch(manager.connection);
     this.pending.set(runner, store.client);
   }

@@ -6,6 +6,7 @@ import { OutboxMetrics } from './outbox-metrics';
 import { OutboxRelay } from './outbox-relay';
 import { OutboxSignals } from './outbox-signals';
 import { OutboxSweep } from './outbox-sweep';
+import { OutboxRepository } from './outbox.repository';
 
 const POLLING = Symbol('EVENT_RELAY_POLLING');
 
@@ -25,6 +26,7 @@ export class EventsModule implements OnApplicationBootstrap {
       providers: [
         settingsProvider(EventsSettings),
         { provide: POLLING, useValue: options.processors },
+        OutboxRepository,
         OutboxSignals,
         OutboxMetrics,
         OutboxRelay,

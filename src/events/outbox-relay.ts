@@ -8,6 +8,7 @@ import { TenantDatabase } from '../tenancy/tenant-database';
 import { OutboxEvent } from './domain-event';
 import { EventsSettings } from './events.settings';
 import { OutboxMetrics } from './outbox-metrics';
+import { OutboxRepository } from './outbox.repository';
 import { HeldTenant, OutboxSignals, TenantLock } from './outbox-signals';
 import { allTenants } from './tenants';
 
@@ -18,20 +19,6 @@ import { allTenants } from './tenants';
  */
 export interface OutboxConsumer {
   consume(manager: EntityManager, events: OutboxEvent[]): Promise<() => Promise<void>>;
-}
-
-interface OutboxRow {
-  id: string;
-  event_id: string;
-  event: string;
-  entity_type: string;
-  entity_id: string | null;
-  company_id: number | null;
-  attributes: Record<string, unknown>;
-  previous: { value: Record<string, unknown> | null } | null;
-  metadata: Record<string, unknown> | null;
-  occurred_at: Date;
-  lag_seconds: number;
 }
 
 type DrainOutcome = 'empty' | 'limited';
@@ -69,6 +56,7 @@ export class OutboxRelay implements OnModuleDestroy {
     private readonly metrics: OutboxMetrics,
     rateLimiter: RateLimiter,
     private readonly settings: EventsSettings,
+    private readonly outbox: OutboxRepository,
   ) {
     this.limiter = rateLimiter.bucket('events', settings.WEBHOOK_MAX_EVENTS_PER_SECOND);
   }
@@ -269,21 +257,12 @@ export class OutboxRelay implements OnModuleDestroy {
     let after: (() => Promise<void>)[] = [];
     let lags: number[] = [];
     const count = await dataSource.transaction(async (m) => {
-      // TypeORM answers a DELETE as [rows, count].
-      const [rows]: [OutboxRow[], number] = await m.query(
-        `DELETE FROM public.event_outbox
-          WHERE id IN (SELECT id FROM public.event_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-          RETURNING *, extract(epoch FROM clock_timestamp() - occurred_at)::float8 AS lag_seconds`,
-        [limit],
-      );
-      if (!rows.length) return 0;
-      // RETURNING keeps no order: the consumers get the events in the order they were written.
-      rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-      const events = rows.map(toEvent);
+      const { events, lagSeconds } = await this.outbox.take(m, limit);
+      if (!events.length) return 0;
       after = [];
       for (const consumer of this.consumers) after.push(await consumer.consume(m, events));
-      lags = rows.map((r) => r.lag_seconds);
-      return rows.length;
+      lags = lagSeconds;
+      return events.length;
     });
     for (const lag of lags) this.metrics.relayLag.observe(Math.max(0, lag));
     for (const work of after) await work();
@@ -300,19 +279,4 @@ export class OutboxRelay implements OnModuleDestroy {
     timer.unref();
     this.deferred.set(client.identifier, timer);
   }
-}
-
-function toEvent(r: OutboxRow): OutboxEvent {
-  return {
-    id: r.id,
-    eventId: r.event_id,
-    event: r.event,
-    entityType: r.entity_type,
-    entityId: r.entity_id === null ? null : Number(r.entity_id),
-    companyId: r.company_id,
-    attributes: r.attributes,
-    previous: r.previous === null ? undefined : r.previous.value,
-    metadata: r.metadata,
-    occurredAt: r.occurred_at,
-  };
 }

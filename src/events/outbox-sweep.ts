@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { PerClientRunner } from '../tenancy/per-client-runner';
 import { TenantClient } from '../tenancy/tenant-context';
-import { TenantDatabase } from '../tenancy/tenant-database';
 import { EventsSettings } from './events.settings';
 import { OutboxRelay } from './outbox-relay';
+import { OutboxRepository } from './outbox.repository';
 import { OutboxSignals } from './outbox-signals';
 import { allTenants } from './tenants';
 
@@ -21,7 +21,7 @@ export class OutboxSweep implements OnModuleDestroy {
   private stopped = false;
 
   constructor(
-    private readonly db: TenantDatabase,
+    private readonly outbox: OutboxRepository,
     private readonly runner: PerClientRunner,
     private readonly signals: OutboxSignals,
     private readonly relay: OutboxRelay,
@@ -58,12 +58,9 @@ export class OutboxSweep implements OnModuleDestroy {
   private async holdsEvents(client: TenantClient): Promise<boolean> {
     if (!(await this.signals.claimSweep(client.identifier, this.settings.EVENT_RELAY_FULL_SCAN_MS)))
       return false;
-    const dataSource = await this.db.forClient(client);
-    const [oldest]: { occurred_at: Date }[] = await dataSource.query(
-      'SELECT occurred_at FROM public.event_outbox ORDER BY id LIMIT 1',
-    );
+    const oldest = await this.outbox.oldest(client);
     if (!oldest) return false;
-    await this.relay.committed(client, oldest.occurred_at.getTime());
+    await this.relay.committed(client, oldest.getTime());
     return true;
   }
 

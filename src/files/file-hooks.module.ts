@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FileUploadHooks } from './file-upload-hooks';
+import { LinkTargetsRepository } from './link-targets.repository';
 import { LinkableTargets } from './linkable-targets';
 
 /**
@@ -7,5 +8,8 @@ import { LinkableTargets } from './linkable-targets';
  * no routes, so a feature registering here does not move the files routes, which FilesModule's
  * place in the application decides.
  */
-@Module({ providers: [FileUploadHooks, LinkableTargets], exports: [FileUploadHooks, LinkableTargets] })
+@Module({
+  providers: [LinkTargetsRepository, FileUploadHooks, LinkableTargets],
+  exports: [FileUploadHooks, LinkableTargets],
+})
 export class FileHooksModule {}

@@ -5,6 +5,7 @@ import { FileHooksModule } from './file-hooks.module';
 import { FileRecords } from './file-records';
 import { FileStore } from './file-store';
 import { FilesController } from './files.controller';
+import { FilesRepository } from './files.repository';
 import { FilesService } from './files.service';
 import { FilesSettings } from './files.settings';
 import { UploadController } from './upload.controller';
@@ -19,7 +20,14 @@ export const FILE_ENTITIES = [UploadedFile];
 @Module({
   imports: [FileHooksModule],
   controllers: [UploadController, FilesController],
-  providers: [settingsProvider(FilesSettings), FileStore, UploadInterceptor, FilesService, FileRecords],
+  providers: [
+    settingsProvider(FilesSettings),
+    FilesRepository,
+    FileStore,
+    UploadInterceptor,
+    FilesService,
+    FileRecords,
+  ],
   exports: [FileHooksModule, FileRecords],
 })
 export class FilesModule {}

@@ -6,6 +6,7 @@ import { TenantDatabase } from '../tenancy/tenant-database';
 import { assertCompanyAccess, companyScope } from '../access/company-rule';
 import { UploadedFile } from './entities/uploaded-file.entity';
 import { FileStore } from './file-store';
+import { FilesRepository } from './files.repository';
 import { FileUploadHooks } from './file-upload-hooks';
 import { fileView } from './file-view';
 import { LinkTarget } from './link-target';
@@ -31,6 +32,7 @@ export class FilesService {
     private readonly audit: AuditWriter,
     private readonly hooks: FileUploadHooks,
     private readonly targets: LinkableTargets,
+    private readonly records: FilesRepository,
   ) {}
 
   async upload(
@@ -61,8 +63,9 @@ export class FilesService {
     const folderPath = `companies/${companyId}/${sub}`;
     for (const f of files) await this.store.put(`${folderPath}/${f.hash}${f.type.ext}`, f.path);
     const { saved, after } = await this.db.transaction(async (m) => {
-      const rows = files.map((f) =>
-        m.create(UploadedFile, {
+      const saved = await this.records.insert(
+        m,
+        files.map((f) => ({
           companyId,
           name: f.originalname,
           hash: f.hash,
@@ -76,9 +79,8 @@ export class FilesService {
           refId: link?.refId ?? null,
           field: link?.field ?? null,
           createdById: principal.userId,
-        }),
+        })),
       );
-      const saved = await m.save(rows);
       for (const f of saved) {
         await this.audit.record(m, {
           action: 'CREATE',
@@ -104,9 +106,7 @@ export class FilesService {
 
   async get(principal: Principal, id: number): Promise<UploadedFile> {
     const company = companyScope(principal, 'files');
-    const file = await this.db.run((m) =>
-      m.findOne(UploadedFile, { where: company === null ? { id } : { id, companyId: company } }),
-    );
+    const file = await this.db.run((m) => this.records.find(m, id, company));
     if (!file) throw AppError.notFound('File');
     return file;
   }

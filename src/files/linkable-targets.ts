@@ -1,7 +1,7 @@
 import { Injectable, Provider } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
-import { TenantDatabase } from '../tenancy/tenant-database';
+import { LinkTargetsRepository } from './link-targets.repository';
 import { LinkTarget } from './link-target';
 
 /**
@@ -25,7 +25,7 @@ export class LinkableTargets {
   private readonly tables = new Map<string, string>();
   private fallback?: LinkFallback;
 
-  constructor(private readonly db: TenantDatabase) {}
+  constructor(private readonly records: LinkTargetsRepository) {}
 
   /** @param refs the names of `ref` meaning this table, lower-case */
   register(table: string, refs: string[]) {
@@ -41,10 +41,7 @@ export class LinkableTargets {
   async check(principal: Principal, companyId: number, link: LinkTarget, mimes: string[]): Promise<unknown> {
     const table = this.tables.get(link.ref.toLowerCase());
     if (!table) return this.fallback ? this.fallback(principal, companyId, link, mimes) : null;
-    const rows = await this.db.run((m) =>
-      m.query<unknown[]>(`SELECT 1 FROM ${table} WHERE id = $1 AND company_id = $2`, [link.refId, companyId]),
-    );
-    if (!rows.length) {
+    if (!(await this.records.exists(table, link.refId, companyId))) {
       throw AppError.validation([
         { field: 'refId', message: `refId must name a ${link.ref} of the company` },
       ]);

@@ -8,8 +8,9 @@ import { ClientRegistry } from '../tenancy/client-registry';
 import { sandboxSchemaName } from '../tenancy/sandbox-naming';
 import { SandboxSchemas } from '../tenancy/sandbox-schemas';
 import { tenantContext } from '../tenancy/tenant-context';
-import { TenantDatabase } from '../tenancy/tenant-database';
 import { CreateSandboxDto, SandboxDto } from './dto/sandbox.dto';
+import { SandboxesRepository } from './sandboxes.repository';
+import { TenantDatabase } from '../tenancy/tenant-database';
 import { Sandbox } from '../tenancy/entities/sandbox.entity';
 import { Client } from '../tenancy/entities/client.entity';
 import { ContentTypeSync } from '../cms';
@@ -28,6 +29,7 @@ const PRODUCTION: SandboxDto = {
 export class SandboxesService {
   constructor(
     private readonly db: TenantDatabase,
+    private readonly sandboxes: SandboxesRepository,
     private readonly registry: ClientRegistry,
     private readonly databases: ClientDatabases,
     private readonly schemas: SandboxSchemas,
@@ -36,19 +38,9 @@ export class SandboxesService {
 
   /** Production plus the sandboxes the caller may enter. */
   async list(principal: Principal): Promise<SandboxDto[]> {
-    const rows = await this.db.production((m) =>
-      hasRank(principal.role, 'ADMIN')
-        ? m.getRepository(Sandbox).find({ order: { id: 'ASC' } })
-        : m
-            .getRepository(Sandbox)
-            .createQueryBuilder('s')
-            .where(
-              's.created_by_id = :uid OR EXISTS (SELECT 1 FROM user_sandboxes us WHERE us.sandbox_id = s.id AND us.user_id = :uid)',
-              { uid: principal.userId },
-            )
-            .orderBy('s.id')
-            .getMany(),
-    );
+    const rows = hasRank(principal.role, 'ADMIN')
+      ? await this.sandboxes.all()
+      : await this.sandboxes.usableBy(principal.userId);
     return [PRODUCTION, ...rows.map(toView)];
   }
 
@@ -67,14 +59,12 @@ export class SandboxesService {
 
     // One creation at a time per database: the count and the name check hold until the row is saved.
     return this.databases.withSandboxCreationLock(client, async () => {
-      const count = await this.db.production((m) => m.getRepository(Sandbox).count());
+      const count = await this.sandboxes.count();
       if (client?.maxSandboxes != null && count >= client.maxSandboxes) {
         throw AppError.conflict(`This client may have at most ${client.maxSandboxes} sandboxes`);
       }
-      const taken = await this.db.production((m) =>
-        m.getRepository(Sandbox).exists({ where: [{ slug }, { schemaName }] }),
-      );
-      if (taken) throw AppError.conflict(`A sandbox named "${slug}" exists`);
+      if (await this.sandboxes.taken(slug, schemaName))
+        throw AppError.conflict(`A sandbox named "${slug}" exists`);
       return this.build(client, schemaName, slug, principal, dto);
     });
   }
@@ -93,7 +83,7 @@ export class SandboxesService {
       await this.contentTypes.cloneIntoSandbox(client, schemaName, !!dto.copyData);
       if (dto.copyData) await this.databases.copyProduction(client, schemaName);
       const sandbox = await this.db.production((m) =>
-        m.getRepository(Sandbox).save({
+        this.sandboxes.insert(m, {
           name: dto.name.trim(),
           slug,
           description: dto.description ?? null,

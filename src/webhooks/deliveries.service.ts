@@ -1,34 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AuditWriter } from '../audit-trail/audit-writer';
 import { AppError } from '../common/errors/app-error';
-import { modifyReturning } from '../database/sql';
 import { tenantContext } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';
+import { DeliveriesRepository, DeliveryRow } from './deliveries.repository';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryDto } from './dto/delivery.dto';
 import { buildPing } from './webhook-payload';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookQueue } from './webhook-queue';
 import { WebhooksService } from './webhooks.service';
-
-interface DeliveryRow {
-  id: string;
-  webhook_id: number;
-  event_type: string;
-  event_id: string;
-  status: string;
-  attempt_count: number;
-  max_attempts: number;
-  response_status: number | null;
-  error_message: string | null;
-  duration_ms: number | null;
-  next_attempt_at: Date | null;
-  completed_at: Date | null;
-  created_at: Date;
-}
-
-const COLUMNS = `id, webhook_id, event_type, event_id, status, attempt_count, max_attempts, response_status,
-  error_message, duration_ms, next_attempt_at, completed_at, created_at`;
 
 const toView = (r: DeliveryRow): DeliveryDto => ({
   id: Number(r.id),
@@ -56,15 +37,13 @@ export class DeliveriesService {
     private readonly queue: WebhookQueue,
     private readonly metrics: WebhookMetrics,
     private readonly audit: AuditWriter,
+    private readonly deliveries: DeliveriesRepository,
   ) {}
 
   async list(webhookId: number, limit: number) {
-    const rows: DeliveryRow[] = await this.db.run(async (m) => {
+    const rows = await this.db.run(async (m) => {
       await this.webhooks.find(m, webhookId);
-      return m.query(
-        `SELECT ${COLUMNS} FROM public.webhook_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`,
-        [webhookId, limit],
-      );
+      return this.deliveries.listOf(m, webhookId, limit);
     });
     return { data: rows.map(toView) };
   }
@@ -76,14 +55,7 @@ export class DeliveriesService {
   /** A FAILED delivery gets one more attempt, queued now. */
   async retry(id: number) {
     const row = await this.db.transaction(async (m) => {
-      const [updated] = await modifyReturning<DeliveryRow>(
-        m,
-        `UPDATE public.webhook_deliveries
-            SET status = 'PENDING', max_attempts = attempt_count + 1, next_attempt_at = clock_timestamp(),
-                completed_at = NULL, updated_at = clock_timestamp()
-          WHERE id = $1 AND status = 'FAILED' RETURNING ${COLUMNS}`,
-        [id],
-      );
+      const updated = await this.deliveries.retry(m, id);
       if (!updated) {
         const current = await this.find(id);
         throw AppError.conflict(`Only FAILED deliveries can be retried; this one is ${current.status}`);
@@ -108,12 +80,7 @@ export class DeliveriesService {
     const id = await this.db.transaction(async (m) => {
       const hook = await this.webhooks.find(m, webhookId);
       const payload = buildPing(webhookId, hook.name, client.identifier);
-      const [row] = await m.query(
-        `INSERT INTO public.webhook_deliveries (webhook_id, event_id, event_type, payload, is_test, max_attempts, next_attempt_at)
-         VALUES ($1, $2, 'webhook.ping', $3, true, 1, NULL) RETURNING id`,
-        [webhookId, payload.eventId, JSON.stringify(payload)],
-      );
-      return Number(row.id);
+      return this.deliveries.insertPing(m, webhookId, payload.eventId, JSON.stringify(payload));
     });
     this.metrics.deliveries.inc({ status: 'PENDING' });
     await this.attempts.run(id, { bypassLimit: true });
@@ -121,9 +88,7 @@ export class DeliveriesService {
   }
 
   private async find(id: number): Promise<DeliveryRow> {
-    const [row]: DeliveryRow[] = await this.db.run((m) =>
-      m.query(`SELECT ${COLUMNS} FROM public.webhook_deliveries WHERE id = $1`, [id]),
-    );
+    const row = await this.deliveries.find(id);
     if (!row) throw AppError.notFound('Delivery');
     return row;
   }

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
-import { modifyReturning } from '../database/sql';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { DeliveryStore, DueDelivery } from './delivery-store';
+import { DeliveriesRepository, DueDelivery } from './deliveries.repository';
+import { DeliveryStore } from './delivery-store';
+import { WebhooksRepository } from './webhooks.repository';
 import { EndpointLimiter } from './endpoint-limiter';
 import { signDelivery } from './webhook-signing';
 import { SendResult, WebhookSender } from './webhook-sender';
@@ -38,6 +39,8 @@ export class DeliveryAttempts {
     private readonly settings: WebhookSettings,
     private readonly metrics: WebhookMetrics,
     private readonly store: DeliveryStore,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly webhooks: WebhooksRepository,
   ) {}
 
   /**
@@ -75,18 +78,7 @@ export class DeliveryAttempts {
 
   /** A delivery whose webhook was disabled meanwhile ends FAILED (a manual retry can revive it). */
   private async settleDisabled(m: EntityManager, deliveryId: number) {
-    const rows = await modifyReturning(
-      m,
-      `UPDATE public.webhook_deliveries d
-          SET status = 'FAILED', error_message = 'Webhook is disabled', next_attempt_at = NULL,
-              completed_at = clock_timestamp(), updated_at = clock_timestamp()
-         FROM public.webhooks w
-        WHERE d.id = $1 AND w.id = d.webhook_id AND d.status IN ('PENDING', 'RETRYING')
-          AND NOT w.is_active AND NOT d.is_test
-        RETURNING d.id`,
-      [deliveryId],
-    );
-    if (rows.length) this.metrics.deliveries.inc({ status: 'FAILED' });
+    if (await this.deliveries.failDisabled(m, deliveryId)) this.metrics.deliveries.inc({ status: 'FAILED' });
   }
 
   /** Decrypted secrets by sealed value (a regenerated secret is a new key), bounded. */
@@ -146,42 +138,20 @@ export class DeliveryAttempts {
       this.metrics.deliveries.inc({ status: 'SUCCESS' });
       const recent = d.last_delivery_at && Date.now() - new Date(d.last_delivery_at).getTime() < 5000;
       if (!d.is_test && (d.consecutive_failures > 0 || !recent)) {
-        await m.query(
-          'UPDATE public.webhooks SET consecutive_failures = 0, last_delivery_at = now() WHERE id = $1',
-          [d.webhook_id],
-        );
+        await this.webhooks.markDelivered(m, d.webhook_id);
       }
       return {};
     }
     let active = true;
     if (!d.is_test) {
-      const [hook] = await modifyReturning<{ is_active: boolean }>(
-        m,
-        `UPDATE public.webhooks w
-            SET consecutive_failures = w.consecutive_failures + 1, last_delivery_at = now(),
-                is_active = w.is_active AND NOT (w.auto_disable_after_failures > 0
-                            AND w.consecutive_failures + 1 >= w.auto_disable_after_failures),
-                disabled_reason = CASE WHEN w.is_active AND w.auto_disable_after_failures > 0
-                            AND w.consecutive_failures + 1 >= w.auto_disable_after_failures
-                            THEN 'Disabled after ' || (w.consecutive_failures + 1) || ' consecutive failures'
-                            ELSE w.disabled_reason END
-          WHERE w.id = $1
-          RETURNING w.is_active`,
-        [d.webhook_id],
-      );
-      active = hook?.is_active ?? false;
-      if (hook && !hook.is_active)
+      const stillActive = await this.webhooks.countFailure(m, d.webhook_id);
+      active = stillActive ?? false;
+      if (stillActive === false)
         this.logger.warn(`Webhook ${d.webhook_id} disabled after consecutive failures`);
     }
     if (attempt < d.max_attempts && active) {
       const delay = retryDelay(this.settings.WEBHOOK_RETRY_DELAYS_MS, attempt);
-      await m.query(
-        `UPDATE public.webhook_deliveries
-            SET status = 'RETRYING', response_status = $2, error_message = $3, duration_ms = $4,
-                next_attempt_at = clock_timestamp() + make_interval(secs => $5::float8 / 1000), updated_at = clock_timestamp()
-          WHERE id = $1`,
-        [d.id, result.status, result.error?.slice(0, 1000) ?? null, result.durationMs, delay],
-      );
+      await this.deliveries.retrying(m, d.id, result, delay);
       this.metrics.deliveries.inc({ status: 'RETRYING' });
       return { retryInMs: delay };
     }
@@ -191,13 +161,7 @@ export class DeliveryAttempts {
   }
 
   private async fail(m: EntityManager, id: string, r: SendResult) {
-    await m.query(
-      `UPDATE public.webhook_deliveries
-          SET status = 'FAILED', response_status = $2, error_message = $3, duration_ms = $4,
-              next_attempt_at = NULL, completed_at = clock_timestamp(), updated_at = clock_timestamp()
-        WHERE id = $1`,
-      [id, r.status, r.error?.slice(0, 1000) ?? null, r.durationMs],
-    );
+    await this.deliveries.failed(m, id, r);
     this.metrics.deliveries.inc({ status: 'FAILED' });
   }
 }

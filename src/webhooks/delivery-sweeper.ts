@@ -4,14 +4,15 @@ import { allTenants } from '../events/tenants';
 import { RedisService } from '../redis/redis.service';
 import { PerClientRunner } from '../tenancy/per-client-runner';
 import { MASTER_CLIENT, PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../tenancy/tenant-context';
-import { TenantDatabase } from '../tenancy/tenant-database';
 import { runAsTenant } from '../tenancy/tenant-jobs';
+import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryActivity } from './delivery-activity';
 import { QueuedDelivery, WebhookQueue } from './webhook-queue';
 import { WebhookSettings } from './webhook.settings';
 
 const PURGE_PERIOD_MS = 3600_000;
 const DAY_MS = 86_400_000;
+const PURGE_BATCH = 5000;
 /** Tenants the full pass looks into at once. */
 const FULL_PASS_CONCURRENCY = 2;
 
@@ -33,7 +34,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly db: TenantDatabase,
+    private readonly deliveries: DeliveriesRepository,
     private readonly runner: PerClientRunner,
     private readonly queue: WebhookQueue,
     private readonly activity: DeliveryActivity,
@@ -97,16 +98,9 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** Re-enqueues the orphaned deliveries of the current tenant's client. */
   async sweep(): Promise<{ requeued: number; pendingLeft: boolean }> {
-    const ds = await this.db.dataSource();
     // Only deliveries overdue by a whole sweep interval: those due just now are normally still in
     // the queue, and asking Redis about each of them would cost a busy worker two calls per delivery.
-    const due: { id: string; webhook_id: number }[] = await ds.query(
-      `SELECT id, webhook_id FROM public.webhook_deliveries
-        WHERE status IN ('PENDING', 'RETRYING')
-          AND next_attempt_at <= clock_timestamp() - make_interval(secs => $1::float8 / 1000)
-        ORDER BY next_attempt_at LIMIT 1000`,
-      [this.settings.WEBHOOK_SWEEP_INTERVAL_MS],
-    );
+    const due = await this.deliveries.overdue(this.settings.WEBHOOK_SWEEP_INTERVAL_MS);
     const orphans: QueuedDelivery[] = [];
     for (const row of due) {
       const id = Number(row.id);
@@ -115,13 +109,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
     await this.queue.enqueue(orphans);
     if (orphans.length)
       this.logger.log(`Re-enqueued ${orphans.length} deliveries of ${tenantContext.get().client.identifier}`);
-    const pendingLeft =
-      due.length > 0 ||
-      (
-        await ds.query(
-          `SELECT 1 FROM public.webhook_deliveries WHERE status IN ('PENDING', 'RETRYING') LIMIT 1`,
-        )
-      ).length > 0;
+    const pendingLeft = due.length > 0 || (await this.deliveries.anyPending());
     return { requeued: orphans.length, pendingLeft };
   }
 
@@ -147,17 +135,15 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** Deletes delivery records older than the retention, in batches. */
   async purge(client: TenantClient): Promise<number> {
-    const ds = await this.db.forClient(client);
     let total = 0;
     for (;;) {
-      const [, count] = await ds.query(
-        `DELETE FROM public.webhook_deliveries WHERE id IN (
-           SELECT id FROM public.webhook_deliveries
-            WHERE created_at < now() - make_interval(days => $1) LIMIT 5000)`,
-        [this.settings.WEBHOOK_DELIVERY_RETENTION_DAYS],
+      const count = await this.deliveries.purgeBatch(
+        client,
+        this.settings.WEBHOOK_DELIVERY_RETENTION_DAYS,
+        PURGE_BATCH,
       );
-      total += Number(count ?? 0);
-      if (!count || count < 5000) return total;
+      total += count;
+      if (count < PURGE_BATCH) return total;
     }
   }
 
@@ -183,11 +169,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private async remark(client: TenantClient): Promise<boolean> {
-    const ds = await this.db.forClient(client);
-    const [row]: { pending: Date | null; newest: Date | null }[] = await ds.query(
-      `SELECT (SELECT max(created_at) FROM public.webhook_deliveries WHERE status IN ('PENDING', 'RETRYING')) AS pending,
-              (SELECT max(created_at) FROM public.webhook_deliveries) AS newest`,
-    );
+    const row = await this.deliveries.activity(client);
     if (row.pending) await this.activity.found(client.identifier, 'pending', row.pending.getTime());
     if (row.newest) await this.activity.found(client.identifier, 'retained', row.newest.getTime());
     return row.newest !== null;

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { OutboxEvent } from '../events/domain-event';
 import { OutboxConsumer, OutboxRelay } from '../events/outbox-relay';
 import { tenantContext } from '../tenancy/tenant-context';
+import { DeliveriesRepository, EventColumns } from './deliveries.repository';
 import { DeliveryActivity } from './delivery-activity';
 import { payloadAround } from './webhook-payload';
 import { WebhookMetrics } from './webhook-metrics';
@@ -21,6 +22,7 @@ export class WebhookDispatcher implements OutboxConsumer, OnModuleInit {
     private readonly queue: WebhookQueue,
     private readonly metrics: WebhookMetrics,
     private readonly activity: DeliveryActivity,
+    private readonly deliveries: DeliveriesRepository,
   ) {}
 
   onModuleInit() {
@@ -29,7 +31,7 @@ export class WebhookDispatcher implements OutboxConsumer, OnModuleInit {
 
   async consume(m: EntityManager, events: OutboxEvent[]) {
     const { client } = tenantContext.get();
-    const cols: [string[], string[], (number | null)[], string[], string[]] = [[], [], [], [], []];
+    const cols: EventColumns = [[], [], [], [], []];
     for (const event of events) {
       const { head, tail } = payloadAround(event, client.identifier);
       cols[0].push(event.eventId);
@@ -38,19 +40,7 @@ export class WebhookDispatcher implements OutboxConsumer, OnModuleInit {
       cols[3].push(head);
       cols[4].push(tail);
     }
-    // The subscribers are matched in the insert itself: one statement, no read of the webhooks first.
-    const rows: { id: string; webhook_id: number }[] = await m.query(
-      `INSERT INTO public.webhook_deliveries (webhook_id, event_id, event_type, payload, max_attempts, next_attempt_at)
-       SELECT w.id, x.e, x.t, x.h || w.id || x.tl, w.max_retries + 1, clock_timestamp()
-         FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[]) WITH ORDINALITY AS x(e, t, c, h, tl, n)
-         JOIN public.webhooks w
-           ON w.is_active
-          AND (x.t = ANY (w.events) OR '*' = ANY (w.events))
-          AND (w.company_id IS NULL OR w.company_id = x.c)
-        ORDER BY x.n, w.id
-       RETURNING id, webhook_id`,
-      cols,
-    );
+    const rows = await this.deliveries.insertForEvents(m, cols);
     if (!rows.length) return async () => undefined;
     this.metrics.deliveries.inc({ status: 'PENDING' }, rows.length);
     return async () => {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
 import { OutboundModule } from '../outbound/outbound.module';
+import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryActivity } from './delivery-activity';
 import { DeliveryAttempts } from './delivery-attempts';
@@ -14,6 +15,7 @@ import { WebhookQueue } from './webhook-queue';
 import { WebhookSender } from './webhook-sender';
 import { WebhookSettings } from './webhook.settings';
 import { WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
 /** Outbound webhooks. The processor and the sweeper run only where queue processors are enabled. */
@@ -27,6 +29,8 @@ export class WebhooksModule {
       controllers: [WebhooksController],
       providers: [
         settingsProvider(WebhookSettings),
+        WebhooksRepository,
+        DeliveriesRepository,
         WebhookQueue,
         WebhookMetrics,
         WebhookSender,

@@ -4,14 +4,14 @@ import { AuditWriter, diffChanges } from '../audit-trail/audit-writer';
 import { Principal } from '../access/principal';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors/app-error';
-import { modifyReturning } from '../database/sql';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { EVENT_TYPES } from './event-catalogue';
 import { refuseTarget } from '../outbound/address-guard';
 import { headerProblems, MAX_WEBHOOKS_PER_COMPANY } from './webhook-rules';
 import { generateSecret, previewSecret } from './webhook-signing';
-import { auditForm, toWebhookView, WEBHOOK_COLUMNS, WebhookRow } from './webhook.view';
+import { auditForm, toWebhookView, WebhookRow } from './webhook.view';
+import { WebhooksRepository } from './webhooks.repository';
 import { WebhookSettings } from './webhook.settings';
 
 const SECRET_MESSAGE = 'Save this secret now: it is shown only once and is needed to verify signatures.';
@@ -48,6 +48,7 @@ export class WebhooksService {
     private readonly audit: AuditWriter,
     private readonly secrets: SecretBox,
     private readonly settings: WebhookSettings,
+    private readonly webhooks: WebhooksRepository,
   ) {}
 
   eventTypes() {
@@ -55,11 +56,7 @@ export class WebhooksService {
   }
 
   async listForCompany(companyId: number) {
-    const rows: WebhookRow[] = await this.db.run((m) =>
-      m.query(`SELECT ${WEBHOOK_COLUMNS} FROM public.webhooks WHERE company_id = $1 ORDER BY id`, [
-        companyId,
-      ]),
-    );
+    const rows = await this.webhooks.listOfCompany(companyId);
     return { data: rows.map(toWebhookView) };
   }
 
@@ -73,28 +70,23 @@ export class WebhooksService {
     const row = await this.db.transaction(async (m) => {
       const companyId = dto.companyId ?? null;
       await this.checkCompany(m, companyId);
-      const [created]: WebhookRow[] = await m.query(
-        `INSERT INTO public.webhooks (name, description, url, company_id, events, custom_headers, http_method, content_type,
-                timeout_ms, max_retries, verify_ssl, auto_disable_after_failures, secret_encrypted, secret_preview, created_by_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${WEBHOOK_COLUMNS}`,
-        [
-          dto.name,
-          dto.description ?? null,
-          dto.url,
-          companyId,
-          [...new Set(dto.events ?? [])],
-          JSON.stringify(dto.customHeaders ?? {}),
-          dto.httpMethod ?? 'POST',
-          dto.contentType ?? 'application/json',
-          dto.timeoutMs ?? 30000,
-          dto.maxRetries ?? 3,
-          dto.verifySsl ?? true,
-          dto.autoDisableAfterFailures ?? 10,
-          this.secrets.encrypt(secret),
-          previewSecret(secret),
-          principal.userId,
-        ],
-      );
+      const created = await this.webhooks.insert(m, {
+        name: dto.name,
+        description: dto.description ?? null,
+        url: dto.url,
+        company_id: companyId,
+        events: [...new Set(dto.events ?? [])],
+        custom_headers: JSON.stringify(dto.customHeaders ?? {}),
+        http_method: dto.httpMethod ?? 'POST',
+        content_type: dto.contentType ?? 'application/json',
+        timeout_ms: dto.timeoutMs ?? 30000,
+        max_retries: dto.maxRetries ?? 3,
+        verify_ssl: dto.verifySsl ?? true,
+        auto_disable_after_failures: dto.autoDisableAfterFailures ?? 10,
+        secret_encrypted: this.secrets.encrypt(secret),
+        secret_preview: previewSecret(secret),
+        created_by_id: principal.userId,
+      });
       await this.record(m, 'CREATE', created, null, `Webhook "${created.name}" created`);
       return created;
     });
@@ -110,26 +102,20 @@ export class WebhooksService {
     await this.checkInput(dto);
     const row = await this.db.transaction(async (m) => {
       const before = await this.find(m, id, true);
-      const sets: string[] = [];
-      const params: unknown[] = [id];
+      const changes: Record<string, unknown> = {};
       for (const [field, column] of Object.entries(COLUMN_OF)) {
         const value = (dto as Record<string, unknown>)[field];
         if (value === undefined) continue;
         if (value === null && !NULLABLE.includes(field)) {
           throw AppError.validation([{ field, message: `${field} must not be null` }]);
         }
-        params.push(columnValue(field, value));
-        sets.push(`${column} = $${params.length}`);
+        changes[column] = columnValue(field, value);
       }
       if (dto.companyId !== undefined && (dto.companyId ?? null) !== before.company_id) {
         await this.checkCompany(m, dto.companyId ?? null);
       }
-      if (!sets.length) return before;
-      const [after] = await modifyReturning<WebhookRow>(
-        m,
-        `UPDATE public.webhooks SET ${sets.join(', ')}, updated_at = now() WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`,
-        params,
-      );
+      if (!Object.keys(changes).length) return before;
+      const after = await this.webhooks.update(m, id, changes);
       await this.record(m, 'UPDATE', after, before, `Webhook "${after.name}" updated`);
       return after;
     });
@@ -139,7 +125,7 @@ export class WebhooksService {
   async remove(id: number) {
     await this.db.transaction(async (m) => {
       const before = await this.find(m, id, true);
-      await m.query('DELETE FROM public.webhooks WHERE id = $1', [id]);
+      await this.webhooks.delete(m, id);
       await this.record(m, 'DELETE', null, before, `Webhook "${before.name}" deleted`);
     });
   }
@@ -147,15 +133,7 @@ export class WebhooksService {
   async setActive(id: number, active: boolean) {
     const row = await this.db.transaction(async (m) => {
       const before = await this.find(m, id, true);
-      const [after] = await modifyReturning<WebhookRow>(
-        m,
-        `UPDATE public.webhooks
-            SET is_active = $2, updated_at = now(),
-                consecutive_failures = CASE WHEN $2 THEN 0 ELSE consecutive_failures END,
-                disabled_reason = CASE WHEN $2 THEN NULL ELSE 'Disabled by an administrator' END
-          WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`,
-        [id, active],
-      );
+      const after = await this.webhooks.setActive(m, id, active);
       const verb = active ? 'enabled' : 'disabled';
       await this.record(m, 'UPDATE', after, before, `Webhook "${after.name}" ${verb}`);
       return after;
@@ -167,12 +145,7 @@ export class WebhooksService {
     const secret = generateSecret();
     const row = await this.db.transaction(async (m) => {
       const before = await this.find(m, id, true);
-      const [after] = await modifyReturning<WebhookRow>(
-        m,
-        `UPDATE public.webhooks SET secret_encrypted = $2, secret_preview = $3, updated_at = now()
-          WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`,
-        [id, this.secrets.encrypt(secret), previewSecret(secret)],
-      );
+      const after = await this.webhooks.setSecret(m, id, this.secrets.encrypt(secret), previewSecret(secret));
       await this.audit.record(m, {
         action: 'UPDATE',
         entityType: 'Webhook',
@@ -190,10 +163,7 @@ export class WebhooksService {
   }
 
   async find(m: EntityManager, id: number, lock = false): Promise<WebhookRow> {
-    const [row]: WebhookRow[] = await m.query(
-      `SELECT ${WEBHOOK_COLUMNS} FROM public.webhooks WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
-      [id],
-    );
+    const row = await this.webhooks.find(m, id, lock);
     if (!row) throw AppError.notFound('Webhook');
     return row;
   }
@@ -210,15 +180,10 @@ export class WebhooksService {
   /** The company must exist, and its group (null = system-wide) must have room for one more. */
   private async checkCompany(m: EntityManager, companyId: number | null) {
     if (companyId !== null) {
-      const [company] = await m.query('SELECT id FROM public.companies WHERE id = $1', [companyId]);
-      if (!company)
+      if (!(await this.webhooks.companyExists(m, companyId)))
         throw AppError.validation([{ field: 'companyId', message: 'companyId does not name a company' }]);
     }
-    await m.query('SELECT pg_advisory_xact_lock($1, $2)', [LIMIT_LOCK, companyId ?? 0]);
-    const [{ count }] = await m.query(
-      'SELECT count(*)::int AS count FROM public.webhooks WHERE company_id IS NOT DISTINCT FROM $1',
-      [companyId],
-    );
+    const count = await this.webhooks.countInGroupLocked(m, LIMIT_LOCK, companyId);
     if (count >= MAX_WEBHOOKS_PER_COMPANY) {
       const group = companyId === null ? 'System-wide webhooks are' : 'A company is';
       throw AppError.validation([

@@ -63,3 +63,21 @@ function addTo(table: string, period: 'hour' | 'day', keys: string[], sums: Reco
         FROM binned GROUP BY ${groups} ORDER BY ${groups}
       ON CONFLICT (${key}) DO UPDATE SET ${names.map((n) => `${n} = t.${n} + excluded.${n}`).join(', ')}`;
 }
+
+const HOUR_MS = 3600000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * How a range splits over the rollups: its whole hours [h0, h1), and the whole days [d0, d1) inside
+ * those; the rest comes from the exchanges. An empty stretch is [x, x) at its end, so every "rest"
+ * condition stays right.
+ */
+export function rollupBounds(range: { start: Date; end: Date }): [Date, Date, Date, Date] {
+  const whole = (from: Date, to: Date, unitMs: number): [Date, Date] => {
+    const a = Math.ceil(from.getTime() / unitMs) * unitMs;
+    const b = Math.floor(to.getTime() / unitMs) * unitMs;
+    return a < b ? [new Date(a), new Date(b)] : [to, to];
+  };
+  const hours = whole(range.start, range.end, HOUR_MS);
+  return [...hours, ...whole(hours[0], hours[1], DAY_MS)];
+}

@@ -5,8 +5,9 @@ import { once } from 'node:events';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { AuditWriter } from '../../audit-trail/audit-writer';
 import { ExportFormat } from '../dto/audit-query.dto';
-import { AuditFilter, whereClause } from '../queries/audit-filter';
-import { AuditEntryView, AuditRow, ENTRY_COLUMNS, toEntryView } from '../queries/audit-row';
+import { AuditEntriesRepository } from '../queries/audit-entries.repository';
+import { AuditFilter } from '../queries/audit-filter';
+import { AuditEntryView, toEntryView } from '../queries/audit-row';
 
 const FETCH = 1000;
 const CSV_COLUMNS: (keyof AuditEntryView)[] = [
@@ -42,6 +43,7 @@ export class AuditExportService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
+    private readonly entries: AuditEntriesRepository,
   ) {}
 
   async export(filter: AuditFilter, format: ExportFormat, described: Record<string, unknown>, res: Response) {
@@ -53,21 +55,16 @@ export class AuditExportService {
         metadata: { format, filters: described },
       }),
     );
-    const { sql, params } = whereClause(filter);
     try {
       await this.db.transaction(async (m) => {
-        await m.query(
-          `DECLARE audit_export NO SCROLL CURSOR FOR
-             SELECT ${ENTRY_COLUMNS} FROM audit_logs WHERE ${sql} ORDER BY timestamp DESC, id DESC`,
-          params,
-        );
+        await this.entries.openExport(m, filter);
         const stamp = new Date().toISOString().replace(/[:.]/g, '-');
         res.status(200);
         res.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
         res.setHeader('Content-Disposition', `attachment; filename="audit-export-${stamp}.${format}"`);
         if (format === 'csv') await this.write(res, stringify([CSV_COLUMNS]));
         for (;;) {
-          const rows: AuditRow[] = await m.query(`FETCH ${FETCH} FROM audit_export`);
+          const rows = await this.entries.fetchExport(m, FETCH);
           if (!rows.length) break;
           const views = rows.map(toEntryView);
           const chunk =
@@ -77,7 +74,7 @@ export class AuditExportService {
           if (!(await this.write(res, chunk))) break;
           if (rows.length < FETCH) break;
         }
-        await m.query('CLOSE audit_export');
+        await this.entries.closeExport(m);
       }, 'REPEATABLE READ');
       res.end();
     } catch (err) {

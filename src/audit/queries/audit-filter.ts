@@ -1,3 +1,4 @@
+import { companyCondition } from '../../access/company-rule';
 import { ERROR_PREDICATE, SECURITY_PREDICATE } from '../../../migrations/client/1733100000000-AuditTrail';
 import { normalizeIp } from '../../audit-trail/audit-writer';
 import { AuditAction } from '../../audit-trail/audit-log.entity';
@@ -30,8 +31,10 @@ export function whereClause(filter: AuditFilter, params: unknown[] = []): { sql:
     params.push(value);
     parts.push(sql(`$${params.length}`));
   };
-  if (filter.companyId !== undefined && filter.companyId !== null)
-    add((p) => `company_id = ${p}`, filter.companyId);
+  if (filter.companyId !== undefined && filter.companyId !== null) {
+    params.push(filter.companyId);
+    parts.push(companyCondition('company_id', params.length));
+  }
   if (filter.action) add((p) => `action = ${p}`, filter.action);
   if (filter.entityType !== undefined) add((p) => `entity_type = ${p}`, filter.entityType);
   if (filter.entityId !== undefined) add((p) => `entity_id = ${p}`, filter.entityId);

@@ -14,7 +14,7 @@ import {
 import { AUDIT_ACTIONS, AuditAction } from '../../audit-trail/audit-log.entity';
 import { parseRange } from './audit-dates';
 import { AuditQueryService } from './audit-query.service';
-import { auditCompanyScope } from './audit-scope';
+import { companyScope } from '../../access/company-rule';
 import { ZeroBasedPageQueryDto } from '../../common/pagination/zero-based-page-query';
 import { IdParam } from '../../common/validation/id-param.pipe';
 
@@ -41,7 +41,7 @@ export class AuditQueriesController {
     @Param('entityId', IdParam) entityId: number,
     @Query() query: ZeroBasedPageQueryDto,
   ) {
-    return this.audit.trail(entityType, entityId, auditCompanyScope(principal), query.page, query.size);
+    return this.audit.trail(entityType, entityId, companyScope(principal, 'records'), query.page, query.size);
   }
 
   @Route('GET', 'user/:userId', {
@@ -57,7 +57,7 @@ export class AuditQueriesController {
   ) {
     return this.audit.list(
       {
-        companyId: auditCompanyScope(principal),
+        companyId: companyScope(principal, 'records'),
         userId,
         range: parseRange(query.startDate, query.endDate),
       },
@@ -79,7 +79,7 @@ export class AuditQueriesController {
   ) {
     return this.audit.list(
       {
-        companyId: auditCompanyScope(principal),
+        companyId: companyScope(principal, 'records'),
         entityType,
         range: parseRange(query.startDate, query.endDate),
       },
@@ -101,7 +101,7 @@ export class AuditQueriesController {
   ) {
     return this.audit.list(
       {
-        companyId: auditCompanyScope(principal),
+        companyId: companyScope(principal, 'records'),
         action,
         range: parseRange(query.startDate, query.endDate),
       },
@@ -117,7 +117,7 @@ export class AuditQueriesController {
   })
   timeRange(@CurrentPrincipal() principal: Principal, @Query() query: TimeRangeQueryDto) {
     return this.audit.list(
-      { companyId: auditCompanyScope(principal), range: parseRange(query.startDate, query.endDate) },
+      { companyId: companyScope(principal, 'records'), range: parseRange(query.startDate, query.endDate) },
       query.page,
       query.size,
     );
@@ -131,7 +131,7 @@ export class AuditQueriesController {
   security(@CurrentPrincipal() principal: Principal, @Query() query: AuditRangeQueryDto) {
     return this.audit.list(
       {
-        companyId: auditCompanyScope(principal),
+        companyId: companyScope(principal, 'records'),
         security: true,
         range: parseRange(query.startDate, query.endDate),
       },
@@ -148,7 +148,7 @@ export class AuditQueriesController {
   errors(@CurrentPrincipal() principal: Principal, @Query() query: ErrorsQueryDto) {
     return this.audit.list(
       {
-        companyId: auditCompanyScope(principal),
+        companyId: companyScope(principal, 'records'),
         errors: true,
         errorStatus: query.status,
         errorCode: query.code,
@@ -167,7 +167,7 @@ export class AuditQueriesController {
   search(@CurrentPrincipal() principal: Principal, @Query() query: SearchQueryDto) {
     return this.audit.list(
       {
-        companyId: auditCompanyScope(principal),
+        companyId: companyScope(principal, 'records'),
         text: query.query,
         range: parseRange(query.startDate, query.endDate),
       },
@@ -189,7 +189,7 @@ export class AuditQueriesController {
   ) {
     return this.audit.list(
       {
-        companyId: auditCompanyScope(principal),
+        companyId: companyScope(principal, 'records'),
         ipAddress,
         range: parseRange(query.startDate, query.endDate),
       },

@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Route } from '../../access/route.decorator';
 import { CurrentPrincipal } from '../../access/access-rules';
 import type { Principal } from '../../access/principal';
-import { auditCompanyScope } from '../queries/audit-scope';
+import { companyScope } from '../../access/company-rule';
 import { EntityTypeParam } from '../dto/audit-params';
 import { ReportPeriodDto } from '../dto/audit-query.dto';
 import {
@@ -65,7 +65,7 @@ export class AuditReportsController {
     @Param('entityType', new EntityTypeParam()) entityType: string,
     @Param('entityId', IdParam) entityId: number,
   ) {
-    return this.access.report(entityType, entityId, auditCompanyScope(principal));
+    return this.access.report(entityType, entityId, companyScope(principal, 'records'));
   }
 
   @Route('GET', 'retention', {

@@ -4,7 +4,8 @@ import { TenantDatabase } from '../../tenancy/tenant-database';
 import { reportPeriod } from '../queries/audit-dates';
 import { countsOfDays, startOfUtcDay } from './daily-rollups';
 import { SUMMARY_KIND } from './report-predicates';
-import { addRows, emptyCounts, GroupRow, groupingSql, SummaryCounts } from './summary-counts';
+import { AuditReportsRepository } from './audit-reports.repository';
+import { addRows, emptyCounts, SummaryCounts } from './summary-counts';
 
 const DAY_MS = 86_400_000;
 
@@ -15,7 +16,10 @@ const DAY_MS = 86_400_000;
  */
 @Injectable()
 export class ComplianceSummaryService {
-  constructor(private readonly db: TenantDatabase) {}
+  constructor(
+    private readonly db: TenantDatabase,
+    private readonly reports: AuditReportsRepository,
+  ) {}
 
   async report(startDate?: string, endDate?: string) {
     const period = reportPeriod(startDate, endDate);
@@ -48,19 +52,12 @@ export class ComplianceSummaryService {
     const firstFull = new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS);
     // Whole days strictly inside the period that have ended (today is always counted live).
     const endFull = new Date(Math.min(startOfUtcDay(to).getTime(), startOfUtcDay(new Date()).getTime()));
-    const live = (where: string, params: Date[]) => m.query<GroupRow[]>(groupingSql(where), params);
-    if (endFull <= firstFull) {
-      return addRows(
-        emptyCounts(),
-        await live(`timestamp >= $1 AND timestamp ${endExclusive ? '<' : '<='} $2`, [from, to]),
-      );
-    }
-    const total = await countsOfDays(m, firstFull, endFull);
-    if (from < firstFull) addRows(total, await live('timestamp >= $1 AND timestamp < $2', [from, firstFull]));
-    addRows(
-      total,
-      await live(`timestamp >= $1 AND timestamp ${endExclusive ? '<' : '<='} $2`, [endFull, to]),
-    );
+    const live = (start: Date, end: Date, exclusive: boolean) =>
+      this.reports.periodCounts(m, start, end, exclusive);
+    if (endFull <= firstFull) return addRows(emptyCounts(), await live(from, to, endExclusive));
+    const total = await countsOfDays(this.reports, m, firstFull, endFull);
+    if (from < firstFull) addRows(total, await live(from, firstFull, true));
+    addRows(total, await live(endFull, to, endExclusive));
     return total;
   }
 }

@@ -2,25 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { AuditSettings } from '../../audit-trail/audit.settings';
 import { DEFAULT_POLICY_KEY } from '../entities/retention-policy.entity';
+import { AuditReportsRepository } from './audit-reports.repository';
 
 /** Label of entries without an entity type (logins, recorded errors): they follow the default policy. */
 export const NO_ENTITY_TYPE = '(none)';
-
-interface TypeRow {
-  entity_type: string | null;
-  retention_days: number;
-  has_policy: boolean;
-  oldest: Date | null;
-  total: string;
-  eligible: string;
-}
-
-interface StorageRow {
-  audit_logs: string;
-  login_history: string;
-  total: string;
-  audit_bytes: string;
-}
 
 /** Retention per entity type, storage sizes from PostgreSQL, status and recommendations. */
 @Injectable()
@@ -28,32 +13,15 @@ export class RetentionReportService {
   constructor(
     private readonly db: TenantDatabase,
     private readonly settings: AuditSettings,
+    private readonly reports: AuditReportsRepository,
   ) {}
 
   async report() {
-    const [types, policies, [storage]] = await this.db.run((m) =>
+    const [types, policies, storage] = await this.db.run((m) =>
       Promise.all([
-        m.query<TypeRow[]>(
-          `WITH d AS (SELECT coalesce((SELECT retention_days FROM audit_retention_policies WHERE entity_type = $2), $1)::int AS days)
-           SELECT a.entity_type, coalesce(p.retention_days, d.days) AS retention_days, p.entity_type IS NOT NULL AS has_policy,
-                  min(a.timestamp) AS oldest, count(*) AS total,
-                  count(*) FILTER (WHERE a.timestamp < now() - make_interval(days => coalesce(p.retention_days, d.days))) AS eligible
-             FROM audit_logs a CROSS JOIN d LEFT JOIN audit_retention_policies p ON p.entity_type = a.entity_type
-            GROUP BY a.entity_type, p.entity_type, p.retention_days, d.days
-            ORDER BY a.entity_type NULLS FIRST`,
-          [this.settings.AUDIT_RETENTION_DAYS_DEFAULT, DEFAULT_POLICY_KEY],
-        ),
-        m.query<{ entity_type: string; retention_days: number }[]>(
-          `SELECT entity_type, retention_days FROM audit_retention_policies ORDER BY entity_type`,
-        ),
-        m.query<StorageRow[]>(
-          `WITH s AS (
-             SELECT pg_total_relation_size('audit_logs') AS audit,
-                    pg_total_relation_size('audit_retention_policies') AS policies,
-                    (SELECT coalesce(sum(pg_column_size(l.*)), 0) FROM audit_logs l WHERE action IN ('LOGIN', 'LOGOUT')) AS logins)
-           SELECT pg_size_pretty(audit) AS audit_logs, pg_size_pretty(logins::bigint) AS login_history,
-                  pg_size_pretty(audit + policies) AS total, audit AS audit_bytes FROM s`,
-        ),
+        this.reports.retentionByType(m, this.settings.AUDIT_RETENTION_DAYS_DEFAULT),
+        this.reports.policyDays(m),
+        this.reports.storage(m),
       ]),
     );
     const defaultDays =

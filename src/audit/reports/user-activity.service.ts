@@ -1,58 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
-import { TenantDatabase } from '../../tenancy/tenant-database';
+import { AuditReportsRepository } from './audit-reports.repository';
 import { reportPeriod } from '../queries/audit-dates';
-import { inPeriod } from './report-predicates';
 import { pairSessions, SessionEvent } from './session-pairing';
-
-interface ActivityRow {
-  total: string;
-  by_action: Record<string, number>;
-  by_type: Record<string, number>;
-  ips: string[];
-  last_activity: Date | null;
-  last_username: string | null;
-}
 
 /** One user's activity over a period; sessions are paired from LOGIN/LOGOUT entries. */
 @Injectable()
 export class UserActivityService {
-  constructor(private readonly db: TenantDatabase) {}
+  constructor(private readonly reports: AuditReportsRepository) {}
 
   async report(userId: number, startDate?: string, endDate?: string) {
     const period = reportPeriod(startDate, endDate);
-    const where = `user_id = $3 AND ${inPeriod(period.endExclusive)}`;
-    const params = [period.from, period.to, userId];
-    const [[row], sessions, user] = await Promise.all([
-      this.db.run<ActivityRow[]>((m) =>
-        m.query(
-          `WITH scoped AS MATERIALIZED (
-             SELECT action, entity_type, ip_address, timestamp, username FROM audit_logs WHERE ${where}
-           )
-           SELECT (SELECT count(*) FROM scoped) AS total,
-                  (SELECT coalesce(jsonb_object_agg(action, n), '{}') FROM
-                     (SELECT action, count(*) AS n FROM scoped GROUP BY action) a) AS by_action,
-                  (SELECT coalesce(jsonb_object_agg(entity_type, n), '{}') FROM
-                     (SELECT entity_type, count(*) AS n FROM scoped WHERE entity_type IS NOT NULL GROUP BY entity_type) t) AS by_type,
-                  (SELECT coalesce(array_agg(DISTINCT ip_address ORDER BY ip_address), '{}') FROM scoped WHERE ip_address IS NOT NULL) AS ips,
-                  (SELECT max(timestamp) FROM scoped) AS last_activity,
-                  (SELECT username FROM scoped WHERE username IS NOT NULL ORDER BY timestamp DESC LIMIT 1) AS last_username`,
-          params,
-        ),
-      ),
-      this.db.run<{ action: 'LOGIN' | 'LOGOUT'; timestamp: Date; failed: boolean }[]>((m) =>
-        m.query(
-          `SELECT action, timestamp,
-                  (metadata->>'success' = 'false' OR metadata->>'event' = 'LOGIN_FAILED') IS TRUE AS failed
-             FROM audit_logs WHERE ${where} AND action IN ('LOGIN', 'LOGOUT') ORDER BY timestamp, id`,
-          params,
-        ),
-      ),
-      this.db.production<{ username: string }[]>((m) =>
-        m.query(`SELECT coalesce(username, email) AS username FROM users WHERE id = $1`, [userId]),
-      ),
+    const { from, to, endExclusive } = period;
+    const [row, sessions, username] = await Promise.all([
+      this.reports.userActivity(userId, from, to, endExclusive),
+      this.reports.sessionEvents(userId, from, to, endExclusive),
+      this.reports.username(userId),
     ]);
-    if (!user.length && Number(row.total) === 0 && !(await this.hasEntries(userId))) {
+    if (username === undefined && Number(row.total) === 0 && !(await this.reports.hasEntriesOf(userId))) {
       throw AppError.notFound('User');
     }
     const paired = pairSessions(
@@ -65,7 +30,7 @@ export class UserActivityService {
     return {
       data: {
         userId,
-        username: user[0]?.username ?? row.last_username,
+        username: username ?? row.last_username,
         period: { startDate: period.startText, endDate: period.endText },
         totalActions: Number(row.total),
         actionsByType: row.by_action,
@@ -76,13 +41,5 @@ export class UserActivityService {
         lastActivity: row.last_activity ? new Date(row.last_activity).toISOString() : null,
       },
     };
-  }
-
-  /** A user id known only from the trail (a deleted user, another company's) still has a report. */
-  private async hasEntries(userId: number): Promise<boolean> {
-    const rows = await this.db.run((m) =>
-      m.query(`SELECT 1 FROM audit_logs WHERE user_id = $1 LIMIT 1`, [userId]),
-    );
-    return rows.length > 0;
   }
 }

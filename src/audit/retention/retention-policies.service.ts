@@ -5,6 +5,7 @@ import { TenantDatabase } from '../../tenancy/tenant-database';
 import { AuditWriter, diffChanges } from '../../audit-trail/audit-writer';
 import { AuditSettings } from '../../audit-trail/audit.settings';
 import { AuditRetentionPolicy, DEFAULT_POLICY_KEY } from '../entities/retention-policy.entity';
+import { RetentionPoliciesRepository } from './retention-policies.repository';
 
 const view = (p: AuditRetentionPolicy) => ({
   entityType: p.entityType,
@@ -20,12 +21,11 @@ export class RetentionPoliciesService {
     private readonly db: TenantDatabase,
     private readonly audit: AuditWriter,
     private readonly settings: AuditSettings,
+    private readonly policies: RetentionPoliciesRepository,
   ) {}
 
   async list() {
-    const policies = await this.db.production((m) =>
-      m.getRepository(AuditRetentionPolicy).find({ order: { entityType: 'ASC' } }),
-    );
+    const policies = await this.policies.list();
     const own = policies.find((p) => p.entityType === DEFAULT_POLICY_KEY);
     return {
       data: {
@@ -38,10 +38,8 @@ export class RetentionPoliciesService {
   async set(principal: Principal, entityType: string, retentionDays: number) {
     const ds = await this.db.dataSource();
     const saved = await ds.transaction(async (m) => {
-      const repo = m.getRepository(AuditRetentionPolicy);
-      const before = await repo.findOne({ where: { entityType }, lock: { mode: 'pessimistic_write' } });
-      const after = await repo.save({
-        ...(before ?? {}),
+      const before = await this.policies.lock(m, entityType);
+      const after = await this.policies.save(m, before, {
         entityType,
         retentionDays,
         updatedById: principal.userId,
@@ -61,10 +59,9 @@ export class RetentionPoliciesService {
   async remove(entityType: string) {
     const ds = await this.db.dataSource();
     await ds.transaction(async (m) => {
-      const repo = m.getRepository(AuditRetentionPolicy);
-      const before = await repo.findOne({ where: { entityType }, lock: { mode: 'pessimistic_write' } });
+      const before = await this.policies.lock(m, entityType);
       if (!before) throw AppError.notFound('Retention policy');
-      await repo.delete({ entityType });
+      await this.policies.remove(m, entityType);
       await this.audit.record(m, {
         action: 'DELETE',
         entityType: 'AuditRetentionPolicy',

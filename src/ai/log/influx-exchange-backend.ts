@@ -14,22 +14,29 @@ import { StoresSettings } from '../../config/stores.settings';
 import { OutboundHttp } from '../../outbound/outbound-http';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { AiSettings } from '../ai.settings';
-import { CountTokens, Exchange, ExchangeStore, StatsRange } from './exchange';
+import { Exchange, StatsRange } from './exchange';
+import {
+  ConversationFigures,
+  CostFigures,
+  ExchangeBackend,
+  StoredExchange,
+  UsageFigures,
+} from './exchange-log';
 
 export const INFLUX_MEASUREMENT = 'ai_exchange';
 
 type Row = Record<string, string | number | null>;
-const num = (v: unknown) => (v === null || v === undefined || v === '' ? 0 : Number(v));
 
 /**
  * The conversation log in InfluxDB 2 (`AI_LOG_STORE=influxdb`): one point per exchange in
  * measurement `ai_exchange`, tagged with the client and schema it belongs to (every query filters
  * on both), provider, model, username, company and success; the figures are fields. Writing the
  * same exchange twice lands on the same series and timestamp, so it is stored once. Statistics are
- * Flux queries: sums, counts, means and quantiles run in the store.
+ * Flux queries: sums, counts, means and quantiles run in the store. It speaks HTTP to InfluxDB, not
+ * SQL; ExchangeLog shapes what it reads.
  */
 @Injectable()
-export class InfluxExchangeStore implements ExchangeStore {
+export class InfluxExchangeBackend implements ExchangeBackend {
   private readonly influx: InfluxDB;
   private readonly org: string;
   private readonly bucket: string;
@@ -48,7 +55,7 @@ export class InfluxExchangeStore implements ExchangeStore {
     }
     const client = outbound.trusted();
     const agent = client.agentFor(client.check(url));
-    const logger = new Logger('InfluxExchangeStore');
+    const logger = new Logger('InfluxExchangeBackend');
     // The client logs failed writes itself; the queue retries them, so they are warnings here.
     setLogger({ error: (message) => logger.warn(message), warn: (message) => logger.warn(message) });
     this.influx = new InfluxDB({ url, token, timeout: settings.AI_TIMEOUT_MS, transportOptions: { agent } });
@@ -63,7 +70,6 @@ export class InfluxExchangeStore implements ExchangeStore {
   }
 
   async write(exchanges: Exchange[]): Promise<void> {
-    if (!exchanges.length) return;
     const { client, schema } = this.tenant();
     // The query-side retries belong to the queue: one attempt here, a failure fails the job.
     const api = this.influx.getWriteApi(this.org, this.bucket, 'ns', {
@@ -94,7 +100,7 @@ export class InfluxExchangeStore implements ExchangeStore {
     await api.close();
   }
 
-  private query(): QueryApi {
+  private queryApi(): QueryApi {
     return this.influx.getQueryApi(this.org);
   }
 
@@ -113,10 +119,10 @@ export class InfluxExchangeStore implements ExchangeStore {
   }
 
   private rows(flux: string): Promise<Row[]> {
-    return this.query().collectRows<Row>(flux);
+    return this.queryApi().collectRows<Row>(flux);
   }
 
-  async stats(range: StatsRange) {
+  async usage(range: StatsRange): Promise<UsageFigures> {
     const tokens = this.from(range, 'total_tokens');
     const latency = this.from(range, 'latency_ms');
     const countAndSum = (by: string) =>
@@ -128,24 +134,21 @@ export class InfluxExchangeStore implements ExchangeStore {
       this.rows(`${latency}  |> group(columns: ["model"])\n  |> mean()\n`),
       this.rows(`${latency}  |> group(columns: ["model"])\n  |> quantile(q: 0.95, method: "exact_mean")\n`),
     ]);
-    const counts = (rows: Row[], key: string) =>
-      Object.fromEntries(
-        rows.map((r): [string, CountTokens] => [
-          String(r[key]),
-          { count: num(r.count), totalTokens: num(r.totalTokens) },
-        ]),
-      );
-    const p95By = new Map(p95.map((r) => [String(r.model), num(r._value)]));
+    const counted = (rows: Row[], key: string) =>
+      rows.map((r) => ({ key: String(r[key]), count: r.count, tokens: r.totalTokens }));
+    const p95By = new Map(p95.map((r) => [String(r.model), Number(r._value || 0)]));
     return {
-      statsByProvider: counts(byProvider, 'provider'),
-      statsByModel: counts(byModel, 'model'),
-      latencyByModel: Object.fromEntries(
-        avg.map((r) => [String(r.model), { avgMs: num(r._value), p95Ms: p95By.get(String(r.model)) ?? 0 }]),
-      ),
+      providers: counted(byProvider, 'provider'),
+      models: counted(byModel, 'model'),
+      latency: avg.map((r) => ({
+        model: String(r.model),
+        avgMs: r._value,
+        p95Ms: p95By.get(String(r.model)),
+      })),
     };
   }
 
-  async costs(range: StatsRange, windowSize: string, userLimit: number) {
+  async costs(range: StatsRange, windowSize: string, userLimit: number): Promise<CostFigures> {
     const cost = this.from(range, 'cost');
     const [overTime, byProvider, byUser] = await Promise.all([
       this.rows(
@@ -158,16 +161,13 @@ export class InfluxExchangeStore implements ExchangeStore {
       ),
     ]);
     return {
-      costOverTime: overTime.map((r) => ({
-        time: new Date(String(r._time)).toISOString(),
-        cost: num(r._value),
-      })),
-      costByProvider: Object.fromEntries(byProvider.map((r) => [String(r.provider), num(r._value)])),
-      costByUser: byUser.map((r) => ({ username: String(r.username), cost: num(r._value) })),
+      overTime: overTime.map((r) => ({ time: String(r._time), cost: r._value })),
+      byProvider: byProvider.map((r) => ({ key: String(r.provider), cost: r._value })),
+      byUser: byUser.map((r) => ({ key: String(r.username), cost: r._value })),
     };
   }
 
-  async conversations(range: StatsRange, windowSize: string) {
+  async conversations(range: StatsRange, windowSize: string): Promise<ConversationFigures> {
     const exchanges = this.from(range, 'latency_ms');
     const ids = this.from(range, 'conversation_id');
     const every = fluxDuration(windowSize);
@@ -182,38 +182,29 @@ export class InfluxExchangeStore implements ExchangeStore {
           `  |> duplicate(column: "_start", as: "_time")\n  |> group()\n`,
       ),
     ]);
-    const conversationsAt = new Map(conversationsOverTime.map((r) => [iso(r._time), num(r._value)]));
+    const conversationsAt = new Map(conversationsOverTime.map((r) => [iso(r._time), r._value]));
     return {
-      totalExchanges: num(total[0]?._value),
-      totalConversations: num(distinct[0]?._value),
+      exchanges: total[0]?._value,
+      conversations: distinct[0]?._value,
       overTime: exchangesOverTime.map((r) => ({
-        time: iso(r._time),
-        exchanges: num(r._value),
-        conversations: conversationsAt.get(iso(r._time)) ?? 0,
+        time: r._time,
+        exchanges: r._value,
+        conversations: conversationsAt.get(iso(r._time)),
       })),
     };
   }
 
-  async userExchanges(range: StatsRange, username: string, limit: number): Promise<Exchange[]> {
+  async userExchanges(range: StatsRange, username: string, limit: number): Promise<StoredExchange[]> {
     const rows = await this.rows(
       `${this.from(range)}  |> filter(fn: (r) => r.username == ${lit(fluxString(username))})\n` +
         `  |> pivot(rowKey: ["_time"], columnKey: ["_field"], valueColumn: "_value")\n  |> group()\n` +
         `  |> sort(columns: ["_time"], desc: true)\n  |> limit(n: ${lit(fluxInteger(limit))})\n`,
     );
+    // The point's time and tags in the columns of a stored exchange.
     return rows.map((r) => ({
-      id: String(r.id),
-      occurredAt: iso(r._time),
-      userId: r.user_id === null || r.user_id === undefined || r.user_id === '' ? null : num(r.user_id),
-      username: String(r.username),
-      companyId: r.company === 'none' ? null : num(r.company),
-      provider: String(r.provider),
-      model: String(r.model),
-      inputTokens: num(r.input_tokens),
-      outputTokens: num(r.output_tokens),
-      totalTokens: num(r.total_tokens),
-      estimatedCost: num(r.cost),
-      latencyMs: num(r.latency_ms),
-      conversationId: r.conversation_id ? String(r.conversation_id) : null,
+      ...(r as Omit<StoredExchange, 'metadata' | 'success'>),
+      occurred_at: r._time,
+      company_id: r.company === 'none' ? null : r.company,
       metadata: r.metadata ? (JSON.parse(String(r.metadata)) as Record<string, unknown>) : null,
       success: r.success === 'true',
     }));
