@@ -3,7 +3,6 @@ import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
 import type { SchemaDdl } from '../database/ddl';
 import type { CmsDdl } from './cms-ddl';
-import type { Params } from './cms-sql';
 import { CompiledType, ContentRecord } from './content-type.types';
 
 /**
@@ -12,21 +11,7 @@ import { CompiledType, ContentRecord } from './content-type.types';
  * company's, everyone else their own company's (another company's record answers 404). A
  * client-scoped type's records belong to the client (every reader sees them all).
  */
-export const isCompanyScoped = (type: CompiledType): boolean =>
-  type.definition.options.companyScoped === true;
-
-/**
- * The company the caller's reads and writes of the type are limited to: null when none (a
- * client-scoped type, or a caller who crosses companies), -1 (no record) for a caller without one.
- */
-export function companyLimit(type: CompiledType, principal: Principal): number | null {
-  return isCompanyScoped(type) ? companyScope(principal, 'records') : null;
-}
-
-/** The condition keeping the rows of `alias` within `limit` (none for null). */
-export function companyCondition(limit: number | null, params: Params, alias = 't'): string[] {
-  return limit === null ? [] : [`${alias}."company_id" = ${params.add(limit)}`];
-}
+export const isCompanyScoped = (type: CompiledType): boolean => type.companyScoped;
 
 /**
  * The company of a new record: the caller's, whatever their role (as for every other record);

@@ -2,10 +2,11 @@ import { EntityManager } from 'typeorm';
 import { Principal } from '../access/principal';
 import { AppError, FieldError } from '../common/errors/app-error';
 import { quoteIdent } from '../database/ddl';
-import { companyCondition, relationCompany } from './cms-company-scope';
+import { relationCompany } from './cms-company-scope';
+import { limitCondition } from '../records/engine/record-engine';
 import { mediaProblems } from './cms-media';
-import { Params } from './cms-sql';
-import { checkValue } from './cms-values';
+import { Params } from '../records/engine/params';
+import { checkValue } from '../records/engine/values';
 import { ContentTypeCache } from './content-type-cache';
 import { CompiledType } from './content-type.types';
 
@@ -70,7 +71,7 @@ export async function checkReferences(
     const params = new Params();
     const where = [
       `t.id = ANY(${params.add(ids, 'bigint[]')})`,
-      ...companyCondition(target ? relationCompany(target, company, principal) : null, params),
+      ...limitCondition(target ? relationCompany(target, company, principal) : null, params),
     ];
     const found = await m.query(
       `SELECT t.id FROM ${quoteIdent(field.targetTable)} t WHERE ${where.join(' AND ')}`,

@@ -6,11 +6,14 @@ import { constraintViolation } from '../database/constraint-violation';
 import { quoteIdent } from '../database/ddl';
 import { RecordChanges } from '../records/record-changes';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { companyCondition, companyLimit, creationCompany, recordCompany } from './cms-company-scope';
+import { creationCompany, recordCompany } from './cms-company-scope';
+import { companyLimit, limitCondition } from '../records/engine/record-engine';
+import { RecordQueryRepository } from '../records/record-query.repository';
 import { checkReferences, recordValues, writeLinks } from './cms-record-input';
 import { readRecord, Row, scopedTo, withFreshType } from './cms-record-read';
-import { Params, selectList, toRecord } from './cms-sql';
-import { checkValue } from './cms-values';
+import { Params } from '../records/engine/params';
+import { selectList, toRecord } from '../records/engine/select';
+import { checkValue } from '../records/engine/values';
 import { ContentTypeCache } from './content-type-cache';
 import { CompiledType, ContentRecord } from './content-type.types';
 import { contentRecordKind } from './content-record-kind';
@@ -24,6 +27,7 @@ export class CmsRecordWrites {
     private readonly db: TenantDatabase,
     private readonly types: ContentTypeCache,
     private readonly changes: RecordChanges,
+    private readonly records: RecordQueryRepository,
   ) {}
 
   async create(principal: Principal, collection: string, body: unknown) {
@@ -50,7 +54,7 @@ export class CmsRecordWrites {
           params.values,
         );
         await writeLinks(m, type, Number(id), values);
-        const record = await readRecord(this.db, type, Number(id), null, m);
+        const record = await readRecord(this.records, type, Number(id), null, m);
         await this.changes.created(m, contentRecordKind(type, principal), record);
         return record;
       });
@@ -62,7 +66,7 @@ export class CmsRecordWrites {
     return withFreshType(this.types, collection, async (type) => {
       const values = recordValues(type, body, false);
       const data = await this.write(type, async (m) => {
-        const before = await readRecord(this.db, type, id, companyLimit(type, principal), m, true);
+        const before = await readRecord(this.records, type, id, companyLimit(type, principal), m, true);
         await checkReferences(this.types, m, principal, type, values, recordCompany(type, before));
         return this.applyUpdate(m, principal, type, id, values, before);
       });
@@ -88,7 +92,7 @@ export class CmsRecordWrites {
   ): Promise<void> {
     const field = type.fields.get(fieldName)!;
     const params = new Params();
-    const where = [`t.id = ${params.add(id)}`, ...companyCondition(scopedTo(type, company), params)];
+    const where = [`t.id = ${params.add(id)}`, ...limitCondition(scopedTo(type, company), params)];
     const [current] = await m.query(
       `SELECT t.${quoteIdent(field.column)} AS value FROM ${quoteIdent(type.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`,
       params.values,
@@ -106,7 +110,7 @@ export class CmsRecordWrites {
         throw AppError.validation([{ field: 'field', message: `${fieldName} ${checked.message}` }]);
       value = JSON.stringify(checked.value);
     }
-    const before = await readRecord(this.db, type, id, null, m);
+    const before = await readRecord(this.records, type, id, null, m);
     await this.applyUpdate(m, principal, type, id, { [fieldName]: value }, before);
   }
 
@@ -130,7 +134,7 @@ export class CmsRecordWrites {
       params.values,
     );
     await writeLinks(m, type, id, values, true);
-    const after = await readRecord(this.db, type, id, null, m);
+    const after = await readRecord(this.records, type, id, null, m);
     await this.changes.updated(m, contentRecordKind(type, principal), before, after);
     return after;
   }
@@ -138,7 +142,7 @@ export class CmsRecordWrites {
   async remove(principal: Principal, collection: string, id: number): Promise<void> {
     return withFreshType(this.types, collection, async (type) => {
       await this.write(type, async (m) => {
-        const before = await readRecord(this.db, type, id, companyLimit(type, principal), m, true);
+        const before = await readRecord(this.records, type, id, companyLimit(type, principal), m, true);
         await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = $1`, [id]);
         await this.changes.deleted(m, contentRecordKind(type, principal), before);
       });
@@ -166,7 +170,7 @@ export class CmsRecordWrites {
         const params = new Params();
         const where = [
           `t.id = ANY(${params.add(ids, 'bigint[]')})`,
-          ...companyCondition(companyLimit(type, principal), params),
+          ...limitCondition(companyLimit(type, principal), params),
         ];
         const rows = await m.query(
           `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`,
@@ -191,7 +195,7 @@ export class CmsRecordWrites {
         throw AppError.badRequest(`Content type "${collection}" has no draft and publish`);
       }
       const data = await this.write(type, async (m) => {
-        const before = await readRecord(this.db, type, id, companyLimit(type, principal), m, true);
+        const before = await readRecord(this.records, type, id, companyLimit(type, principal), m, true);
         const from = publish ? 'DRAFT' : 'PUBLISHED';
         if (before.publicationStatus !== from) {
           throw new AppError(
@@ -207,7 +211,7 @@ export class CmsRecordWrites {
           `UPDATE ${quoteIdent(type.table)} SET ${sets}, "updated_at" = now() WHERE id = $1`,
           publish ? [id, principal.userId] : [id],
         );
-        const after = await readRecord(this.db, type, id, null, m);
+        const after = await readRecord(this.records, type, id, null, m);
         const kind = contentRecordKind(type, principal);
         const action = publish ? 'published' : 'unpublished';
         await this.changes.updated(m, kind, before, after, `${kind.event}.${action}`, action);

@@ -10,7 +10,6 @@ import { ContentTypeCache } from './content-type-cache';
 import { ContentTypeSync } from './content-type-sync.service';
 import { ContentTypesController } from './content-types.controller';
 import { ContentTypesService } from './content-types.service';
-import { CmsCursors } from './query/cms-cursor';
 
 /** Custom tables: runtime content types with real tables, and their records. */
 @Module({
@@ -25,7 +24,6 @@ import { CmsCursors } from './query/cms-cursor';
     CmsRecordQueries,
     CmsRecordWrites,
     CmsMediaLinks,
-    CmsCursors,
   ],
   exports: [ContentTypeSync],
 })
