@@ -4,7 +4,7 @@ import { Failure } from '../failures';
 import { checkReferences } from '../records/check-references';
 import { withDates } from '../common/validation/datetime';
 import { findScoped, rejectNulls } from '../records/find-scoped';
-import { countScoped, listScoped, listScopedBy } from '../records/list-records';
+import { listScopedBy } from '../records/list-records';
 import { endAfterStart, ensureOrdered } from '../records/ordered-fields';
 import { recordKind } from '../records/record-changes';
 import { RecordsService } from '../records/records.service';
@@ -15,6 +15,7 @@ import { WorkOrder } from '../work-orders';
 import { CreateOutageDto, OUTAGE_DATES, OutageQueryDto, UpdateOutageDto } from './dto/outage.dto';
 import { OutageEvent } from './entities/outage-event.entity';
 import { OUTAGE_MOVES } from './outage-moves';
+import { OUTAGE_TYPE } from './outage.record-type';
 
 export const OUTAGE_KIND = recordKind(OutageEvent, {
   event: 'outage',
@@ -46,16 +47,15 @@ type Page = { page: number; pageSize: number };
 @Injectable()
 export class OutagesService extends RecordsService<OutageEvent> {
   protected readonly kind = OUTAGE_KIND;
+  protected readonly type = OUTAGE_TYPE;
 
   list(principal: Principal, q: OutageQueryDto) {
     const { status, outageType, approvalStatus } = q;
-    return this.db.run((m) =>
-      listScoped(m, OutageEvent, principal, q, { status, outageType, approvalStatus }),
-    );
+    return this.listRecords(principal, q, { status, outageType, approvalStatus });
   }
 
   count(principal: Principal) {
-    return this.db.run((m) => countScoped(m, OutageEvent, principal));
+    return this.countRecords(principal);
   }
 
   /** ACTIVE outages, latest actual start first, those not started yet last. */

@@ -1,6 +1,41 @@
 import { Type } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
-import { PageMetaDto } from '../common/pagination/pagination.dto';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+
+const SELECTED_FIELDS: SchemaObject = {
+  type: 'object',
+  description: 'A record narrowed by fields=',
+  required: ['id'],
+  properties: { id: { type: 'integer' } },
+  additionalProperties: true,
+};
+
+/** `meta.pagination` of a built-in list: the page, and the next cursor when the query used the engine's parameters. */
+export class EnginePaginationDto {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    nullable: true,
+    example: 1,
+    description: '1-based page number; null on a page read by cursor',
+  })
+  page: number | null;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 100, example: 25 }) pageSize: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1 }) pageCount: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1, description: 'Matches across all pages' })
+  total: number;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description:
+      'Cursor of the next page (`after=`), null on the last page; present when the query gave filter, fields or after',
+  })
+  nextCursor?: string | null;
+}
+
+export class EnginePageMetaDto {
+  @ApiProperty({ type: EnginePaginationDto }) pagination: EnginePaginationDto;
+}
 
 const envelopes = new Map<Type<unknown>, Type<unknown>>();
 const pages = new Map<Type<unknown>, Type<unknown>>();
@@ -25,9 +60,15 @@ export function PageOf(view: Type<unknown>): Type<unknown> {
   let page = pages.get(view);
   if (!page) {
     class Page {
-      @ApiProperty({ type: [view] }) data: unknown[];
-      @ApiProperty({ type: PageMetaDto }) meta: PageMetaDto;
+      @ApiProperty({
+        type: 'array',
+        items: { anyOf: [{ $ref: getSchemaPath(view) }, SELECTED_FIELDS] },
+        description: 'The records; with `fields=` only the fields named (and id)',
+      })
+      data: unknown[];
+      @ApiProperty({ type: EnginePageMetaDto }) meta: EnginePageMetaDto;
     }
+    ApiExtraModels(view)(Page);
     Object.defineProperty(Page, 'name', { value: `${baseName(view)}PageDto` });
     pages.set(view, (page = Page));
   }

@@ -1,5 +1,6 @@
 import { Body, Controller, Inject, Param, Query, Type } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
+import { CmsAggregateDto, CmsAggregateEnvelopeDto, CmsGroupByDto } from './aggregate.dto';
 import { CurrentPrincipal } from '../access/access-rules';
 import type { Resource } from '../access/permissions';
 import { Principal } from '../access/principal';
@@ -14,9 +15,10 @@ export interface RecordsApi {
   create(principal: Principal, dto: object): Promise<unknown>;
   update(principal: Principal, id: number, dto: object): Promise<unknown>;
   remove(principal: Principal, id: number): Promise<void>;
+  aggregate(principal: Principal, body: unknown): Promise<unknown>;
 }
 
-type Route = 'list' | 'get' | 'create' | 'update' | 'remove';
+type Route = 'list' | 'get' | 'create' | 'update' | 'remove' | 'aggregate';
 
 export interface RecordsControllerSpec {
   /** Route prefix (`api/work-orders`) and Swagger tag. */
@@ -48,6 +50,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
   const envelope = EnvelopeOf(spec.view);
 
   @ApiTags(spec.tag)
+  @ApiExtraModels(CmsGroupByDto)
   @Controller(spec.path)
   class Records {
     constructor(@Inject(service) readonly records: S) {}
@@ -60,6 +63,21 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
     })
     list(@CurrentPrincipal() principal: Principal, @Query() query: object) {
       return this.records.list(principal, query);
+    }
+
+    @Route('POST', 'aggregate', {
+      summary: summary(
+        'aggregate',
+        `Count, sum, average, minimum and maximum of the ${spec.many} a filter selects, optionally grouped`,
+      ),
+      permissions: [`${resource}:read`],
+      response: CmsAggregateEnvelopeDto,
+      status: 200,
+      badRequest: true,
+    })
+    @ApiBody({ type: CmsAggregateDto })
+    aggregate(@CurrentPrincipal() principal: Principal, @Body() body: Record<string, unknown>) {
+      return this.records.aggregate(principal, body);
     }
 
     @Route('GET', ':id', {
@@ -112,6 +130,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
     create: [Object, spec.create],
     update: [Object, Number, spec.update],
     remove: [Object, Number],
+    aggregate: [Object, Object],
   };
   for (const [route, types] of Object.entries(paramTypes)) {
     Reflect.defineMetadata('design:paramtypes', types, Records.prototype, route);

@@ -2,8 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { DeepPartial, EntityManager } from 'typeorm';
 import { Principal } from '../access/principal';
 import { TenantDatabase } from '../tenancy/tenant-database';
+import { asksEngine } from './engine-query';
+import { parseFilter, RecordEngine } from './engine/record-engine';
+import { RecordType } from './engine/record-type';
 import { findScoped } from './find-scoped';
 import { RecordChanges, RecordKind, ScopedRecord } from './record-changes';
+import { SortedPage } from './sorted-page-query';
 import { MoveTable } from './transitions';
 
 /**
@@ -14,11 +18,36 @@ import { MoveTable } from './transitions';
 @Injectable()
 export abstract class RecordsService<E extends ScopedRecord> {
   protected abstract readonly kind: RecordKind<E>;
+  /** How the record engine reads the type (`<feature>.record-type.ts`). */
+  protected abstract readonly type: RecordType;
 
   constructor(
     protected readonly db: TenantDatabase,
     protected readonly changes: RecordChanges,
+    protected readonly engine: RecordEngine,
   ) {}
+
+  /**
+   * A page of the type through the record engine: the query's order, its `filter`, `fields` and
+   * `after`, the resource's own equality filters (undefined ones ignored), the caller's company.
+   */
+  protected listRecords(principal: Principal, q: SortedPage, equals: Record<string, unknown> = {}) {
+    return this.engine.list(this.type, principal, q, {
+      filter: parseFilter(q.filter),
+      equals,
+      cursors: asksEngine(q),
+    });
+  }
+
+  /** `{ data: { count } }` of the records the caller sees (with the resource's equality filters). */
+  protected countRecords(principal: Principal, equals: Record<string, unknown> = {}) {
+    return this.engine.count(this.type, principal, { equals });
+  }
+
+  /** Counts, sums, averages, minima and maxima of the records a filter selects (`POST .../aggregate`). */
+  aggregate(principal: Principal, body: unknown) {
+    return this.engine.aggregate(this.type, principal, body);
+  }
 
   async get(principal: Principal, id: number): Promise<{ data: E }> {
     return { data: await this.db.run((m) => this.find(m, principal, id)) };

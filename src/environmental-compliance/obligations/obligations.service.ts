@@ -5,7 +5,7 @@ import { AppError } from '../../common/errors/app-error';
 import { checkReferences } from '../../records/check-references';
 import { withDates } from '../../common/validation/datetime';
 import { findScoped, rejectNulls } from '../../records/find-scoped';
-import { countScoped, listScoped, listScopedBy } from '../../records/list-records';
+import { listScopedBy } from '../../records/list-records';
 import { recordKind } from '../../records/record-changes';
 import { RecordsService } from '../../records/records.service';
 import { User } from '../../identity';
@@ -20,6 +20,7 @@ import {
 } from './dto/obligation.dto';
 import { ComplianceObligation } from './entities/compliance-obligation.entity';
 import { OBLIGATION_MOVES } from './obligation-moves';
+import { OBLIGATION_TYPE } from './obligation.record-type';
 
 export const OBLIGATION_KIND = recordKind(ComplianceObligation, {
   event: 'obligation',
@@ -38,14 +39,15 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class ObligationsService extends RecordsService<ComplianceObligation> {
   protected readonly kind = OBLIGATION_KIND;
+  protected readonly type = OBLIGATION_TYPE;
 
   list(principal: Principal, q: ObligationQueryDto) {
     const { status, obligationType } = q;
-    return this.db.run((m) => listScoped(m, ComplianceObligation, principal, q, { status, obligationType }));
+    return this.listRecords(principal, q, { status, obligationType });
   }
 
   count(principal: Principal) {
-    return this.db.run((m) => countScoped(m, ComplianceObligation, principal));
+    return this.countRecords(principal);
   }
 
   /** ACTIVE or OVERDUE obligations due before now, most overdue first. */

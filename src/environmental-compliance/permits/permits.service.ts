@@ -4,7 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { Principal } from '../../access/principal';
 import { withDates } from '../../common/validation/datetime';
 import { rejectNulls } from '../../records/find-scoped';
-import { countScoped, listScoped, listScopedBy } from '../../records/list-records';
+import { listScopedBy } from '../../records/list-records';
 import { endAfterStart, ensureOrdered } from '../../records/ordered-fields';
 import { recordKind } from '../../records/record-changes';
 import { RecordsService } from '../../records/records.service';
@@ -19,6 +19,7 @@ import {
   UpdatePermitDto,
 } from './dto/permit.dto';
 import { EnvironmentalPermit } from './entities/environmental-permit.entity';
+import { PERMIT_TYPE } from './permit.record-type';
 
 export const PERMIT_KIND = recordKind(EnvironmentalPermit, {
   event: 'permit',
@@ -36,14 +37,15 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class PermitsService extends RecordsService<EnvironmentalPermit> {
   protected readonly kind = PERMIT_KIND;
+  protected readonly type = PERMIT_TYPE;
 
   list(principal: Principal, q: PermitQueryDto) {
     const { status, permitType } = q;
-    return this.db.run((m) => listScoped(m, EnvironmentalPermit, principal, q, { status, permitType }));
+    return this.listRecords(principal, q, { status, permitType });
   }
 
   count(principal: Principal) {
-    return this.db.run((m) => countScoped(m, EnvironmentalPermit, principal));
+    return this.countRecords(principal);
   }
 
   /** ACTIVE permits with now ≤ expiryDate ≤ now + daysAhead, soonest first. */
@@ -61,15 +63,7 @@ export class PermitsService extends RecordsService<EnvironmentalPermit> {
   }
 
   byStatus(principal: Principal, q: PermitsByStatusQueryDto) {
-    return this.db.run((m) =>
-      listScoped(
-        m,
-        EnvironmentalPermit,
-        principal,
-        { ...q, sort: 'id', order: 'DESC' },
-        { status: q.status },
-      ),
-    );
+    return this.listRecords(principal, { ...q, sort: 'id', order: 'DESC' }, { status: q.status });
   }
 
   async create(principal: Principal, dto: CreatePermitDto) {

@@ -4,12 +4,13 @@ import { RecordChanges } from '../../records/record-changes';
 import { checkReferences } from '../../records/check-references';
 import { withDates } from '../../common/validation/datetime';
 import { findScoped, rejectNulls } from '../../records/find-scoped';
-import { countScoped, listScoped } from '../../records/list-records';
 import { endAfterStart, ensureOrdered } from '../../records/ordered-fields';
 import { recordKind } from '../../records/record-changes';
 import { RecordsService } from '../../records/records.service';
 import { ensureEditable } from '../../records/transitions';
 import { TenantDatabase } from '../../tenancy/tenant-database';
+import { RecordEngine } from '../../records/engine/record-engine';
+import { SUBMISSION_TYPE } from './submission.record-type';
 import { ComplianceObligation } from '../obligations/entities/compliance-obligation.entity';
 import { ObligationsService } from '../obligations/obligations.service';
 import {
@@ -41,22 +42,24 @@ export type SubmissionMove = 'submit' | 'review' | 'approve' | 'reject' | 'reque
 @Injectable()
 export class SubmissionsService extends RecordsService<ComplianceSubmission> {
   protected readonly kind = SUBMISSION_KIND;
+  protected readonly type = SUBMISSION_TYPE;
 
   constructor(
     db: TenantDatabase,
     changes: RecordChanges,
+    engine: RecordEngine,
     private readonly obligations: ObligationsService,
   ) {
-    super(db, changes);
+    super(db, changes, engine);
   }
 
   list(principal: Principal, q: SubmissionQueryDto) {
     const { status, obligationId } = q;
-    return this.db.run((m) => listScoped(m, ComplianceSubmission, principal, q, { status, obligationId }));
+    return this.listRecords(principal, q, { status, obligationId });
   }
 
   count(principal: Principal) {
-    return this.db.run((m) => countScoped(m, ComplianceSubmission, principal));
+    return this.countRecords(principal);
   }
 
   async create(principal: Principal, dto: CreateSubmissionDto) {
