@@ -4706,13 +4706,9 @@ export interface components {
         EnginePageMetaDto: {
             pagination: components["schemas"]["EnginePaginationDto"];
         };
-        UnitPageDto: {
-            /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["UnitDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
+        UnitListDto: {
+            /** @description The records */
+            data: components["schemas"]["UnitDto"][];
             meta: components["schemas"]["EnginePageMetaDto"];
         };
         CmsAggregateDto: {
@@ -4859,7 +4855,7 @@ export interface components {
             /** Format: date-time */
             completedAt?: string | null;
         };
-        WorkOrderPageDto: {
+        WorkOrderListDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
             data: (components["schemas"]["WorkOrderDto"] | ({
                 id: number;
@@ -4938,7 +4934,7 @@ export interface components {
             /** Format: date-time */
             resolvedAt?: string | null;
         };
-        FailurePageDto: {
+        FailureListDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
             data: (components["schemas"]["FailureDto"] | ({
                 id: number;
@@ -5050,14 +5046,28 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        PaginationDto: {
+            /**
+             * @description 1-based page number
+             * @example 1
+             */
+            page: number;
+            /** @example 25 */
+            pageSize: number;
+            /** @example 1 */
+            pageCount: number;
+            /**
+             * @description Matches across all pages
+             * @example 1
+             */
+            total: number;
+        };
+        PageMetaDto: {
+            pagination: components["schemas"]["PaginationDto"];
+        };
         OutagePageDto: {
-            /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["OutageDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
-            meta: components["schemas"]["EnginePageMetaDto"];
+            data: components["schemas"]["OutageDto"][];
+            meta: components["schemas"]["PageMetaDto"];
         };
         CompleteOutageDto: {
             /** @example Returned to service after inspection */
@@ -5084,6 +5094,15 @@ export interface components {
         ApprovalNotesDto: {
             /** @example Fits the grid operator’s window */
             approvalNotes?: string;
+        };
+        OutageListDto: {
+            /** @description The records; with `fields=` only the fields named (and id) */
+            data: (components["schemas"]["OutageDto"] | ({
+                id: number;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            meta: components["schemas"]["EnginePageMetaDto"];
         };
         CreateOutageDto: {
             /** @example GT-1 hot gas path inspection */
@@ -5248,6 +5267,10 @@ export interface components {
             updatedAt: string;
         };
         PermitPageDto: {
+            data: components["schemas"]["PermitDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        PermitListDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
             data: (components["schemas"]["PermitDto"] | ({
                 id: number;
@@ -5399,6 +5422,13 @@ export interface components {
             updatedAt: string;
         };
         ObligationPageDto: {
+            data: components["schemas"]["ObligationDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        ObligationEnvelopeDto: {
+            data: components["schemas"]["ObligationDto"];
+        };
+        ObligationListDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
             data: (components["schemas"]["ObligationDto"] | ({
                 id: number;
@@ -5406,9 +5436,6 @@ export interface components {
                 [key: string]: unknown;
             }))[];
             meta: components["schemas"]["EnginePageMetaDto"];
-        };
-        ObligationEnvelopeDto: {
-            data: components["schemas"]["ObligationDto"];
         };
         CreateObligationDto: {
             /** @description Permit the obligation belongs to (of the caller’s company) */
@@ -5507,7 +5534,7 @@ export interface components {
             /** @example Period does not match the permit’s reporting period */
             rejectionReason: string;
         };
-        SubmissionPageDto: {
+        SubmissionListDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
             data: (components["schemas"]["SubmissionDto"] | ({
                 id: number;
@@ -6930,13 +6957,8 @@ export interface components {
             updatedAt: string;
         };
         UserPageDto: {
-            /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["UserDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
-            meta: components["schemas"]["EnginePageMetaDto"];
+            data: components["schemas"]["UserDto"][];
+            meta: components["schemas"]["PageMetaDto"];
         };
         UserEnvelopeDto: {
             data: components["schemas"]["UserDto"];
@@ -7098,13 +7120,8 @@ export interface components {
             data: components["schemas"]["ClientDto"];
         };
         ClientPageDto: {
-            /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["ClientDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
-            meta: components["schemas"]["EnginePageMetaDto"];
+            data: components["schemas"]["ClientDto"][];
+            meta: components["schemas"]["PageMetaDto"];
         };
         MigrationStatusEntryDto: {
             currentVersion?: string | null;
@@ -7360,13 +7377,8 @@ export interface components {
             error: string | null;
         };
         BackupPageDto: {
-            /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["BackupDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
-            meta: components["schemas"]["EnginePageMetaDto"];
+            data: components["schemas"]["BackupDto"][];
+            meta: components["schemas"]["PageMetaDto"];
         };
         BackupEnvelopeDto: {
             data: components["schemas"]["BackupDto"];
@@ -8283,7 +8295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnitPageDto"];
+                    "application/json": components["schemas"]["UnitListDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -8793,7 +8805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WorkOrderPageDto"];
+                    "application/json": components["schemas"]["WorkOrderListDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -9303,7 +9315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailurePageDto"];
+                    "application/json": components["schemas"]["FailureListDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -10438,7 +10450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OutagePageDto"];
+                    "application/json": components["schemas"]["OutageListDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -11169,7 +11181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PermitPageDto"];
+                    "application/json": components["schemas"]["PermitListDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -12093,7 +12105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ObligationPageDto"];
+                    "application/json": components["schemas"]["ObligationListDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -13169,7 +13181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SubmissionPageDto"];
+                    "application/json": components["schemas"]["SubmissionListDto"];
                 };
             };
             /** @description VALIDATION_ERROR */

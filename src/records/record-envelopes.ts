@@ -1,6 +1,49 @@
 import { Type } from '@nestjs/common';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { PageMetaDto } from '../common/pagination/pagination.dto';
+
+const envelopes = new Map<Type<unknown>, Type<unknown>>();
+const pages = new Map<Type<unknown>, Type<unknown>>();
+const lists = new Map<string, Type<unknown>>();
+
+const baseName = (view: Type<unknown>) => view.name.replace(/Dto$/, '');
+
+/** Swagger type of `{ data: record }` for a record's view DTO (`WorkOrderDto` → `WorkOrderEnvelopeDto`). */
+export function EnvelopeOf(view: Type<unknown>): Type<unknown> {
+  let envelope = envelopes.get(view);
+  if (!envelope) {
+    class Envelope {
+      @ApiProperty({ type: view }) data: unknown;
+    }
+    Object.defineProperty(Envelope, 'name', { value: `${baseName(view)}EnvelopeDto` });
+    envelopes.set(view, (envelope = Envelope));
+  }
+  return envelope;
+}
+
+/** Swagger type of the list envelope for a record's view DTO (`WorkOrderDto` → `WorkOrderPageDto`). */
+export function PageOf(view: Type<unknown>): Type<unknown> {
+  let page = pages.get(view);
+  if (!page) {
+    class Page {
+      @ApiProperty({ type: [view] }) data: unknown[];
+      @ApiProperty({ type: PageMetaDto }) meta: PageMetaDto;
+    }
+    Object.defineProperty(Page, 'name', { value: `${baseName(view)}PageDto` });
+    pages.set(view, (page = Page));
+  }
+  return page;
+}
+
+export class CountDto {
+  @ApiProperty({ type: 'integer', minimum: 0, example: 3 }) count: number;
+}
+
+/** Swagger type of `{ data: { count } }`. */
+export class CountEnvelopeDto {
+  @ApiProperty({ type: CountDto }) data: CountDto;
+}
 
 const SELECTED_FIELDS: SchemaObject = {
   type: 'object',
@@ -10,7 +53,7 @@ const SELECTED_FIELDS: SchemaObject = {
   additionalProperties: true,
 };
 
-/** `meta.pagination` of a built-in list: the page, and the next cursor when the query used the engine's parameters. */
+/** `meta.pagination` of a list on the record engine: the page, and the next cursor when the query used the engine's parameters. */
 export class EnginePaginationDto {
   @ApiProperty({
     type: 'integer',
@@ -37,49 +80,30 @@ export class EnginePageMetaDto {
   @ApiProperty({ type: EnginePaginationDto }) pagination: EnginePaginationDto;
 }
 
-const envelopes = new Map<Type<unknown>, Type<unknown>>();
-const pages = new Map<Type<unknown>, Type<unknown>>();
-
-const baseName = (view: Type<unknown>) => view.name.replace(/Dto$/, '');
-
-/** Swagger type of `{ data: record }` for a record's view DTO (`WorkOrderDto` → `WorkOrderEnvelopeDto`). */
-export function EnvelopeOf(view: Type<unknown>): Type<unknown> {
-  let envelope = envelopes.get(view);
-  if (!envelope) {
-    class Envelope {
-      @ApiProperty({ type: view }) data: unknown;
-    }
-    Object.defineProperty(Envelope, 'name', { value: `${baseName(view)}EnvelopeDto` });
-    envelopes.set(view, (envelope = Envelope));
-  }
-  return envelope;
-}
-
-/** Swagger type of the list envelope for a record's view DTO (`WorkOrderDto` → `WorkOrderPageDto`). */
-export function PageOf(view: Type<unknown>): Type<unknown> {
-  let page = pages.get(view);
+/**
+ * Swagger type of a records list on the engine (`WorkOrderDto` → `WorkOrderListDto`): its items the
+ * view or, when `narrowable`, a record narrowed by `fields=`; its meta with the next cursor.
+ */
+export function ListPageOf(view: Type<unknown>, narrowable = true): Type<unknown> {
+  const key = `${view.name}:${narrowable}`;
+  let page = lists.get(key);
   if (!page) {
+    @ApiExtraModels(view)
     class Page {
       @ApiProperty({
         type: 'array',
-        items: { anyOf: [{ $ref: getSchemaPath(view) }, SELECTED_FIELDS] },
-        description: 'The records; with `fields=` only the fields named (and id)',
+        items: narrowable
+          ? { anyOf: [{ $ref: getSchemaPath(view) }, SELECTED_FIELDS] }
+          : { $ref: getSchemaPath(view) },
+        description: narrowable
+          ? 'The records; with `fields=` only the fields named (and id)'
+          : 'The records',
       })
       data: unknown[];
       @ApiProperty({ type: EnginePageMetaDto }) meta: EnginePageMetaDto;
     }
-    ApiExtraModels(view)(Page);
-    Object.defineProperty(Page, 'name', { value: `${baseName(view)}PageDto` });
-    pages.set(view, (page = Page));
+    Object.defineProperty(Page, 'name', { value: `${baseName(view)}ListDto` });
+    lists.set(key, (page = Page));
   }
   return page;
-}
-
-export class CountDto {
-  @ApiProperty({ type: 'integer', minimum: 0, example: 3 }) count: number;
-}
-
-/** Swagger type of `{ data: { count } }`. */
-export class CountEnvelopeDto {
-  @ApiProperty({ type: CountDto }) data: CountDto;
 }

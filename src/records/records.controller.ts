@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../access/access-rules';
 import type { Resource } from '../access/permissions';
 import { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
-import { EnvelopeOf, PageOf } from './record-envelopes';
+import { EnvelopeOf, ListPageOf } from './record-envelopes';
 import { Route } from '../access/route.decorator';
 
 /** What a records controller calls; `RecordsService` plus the resource's list, create and update. */
@@ -33,6 +33,11 @@ export interface RecordsControllerSpec {
   create: Type<unknown>;
   update: Type<unknown>;
   query: Type<unknown>;
+  /**
+   * Whether the list documents records narrowed by `fields=` (default true). False keeps the page's
+   * items typed as the full view for the typed client (units, whose client example reads every field).
+   */
+  narrowable?: boolean;
   /** Summaries that say more than the default ones. */
   summaries?: Partial<Record<Route, string>>;
   /** Routes that can answer 409, and when (e.g. `update: 'INVALID_TRANSITION: ...'`). */
@@ -58,7 +63,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
     @Route('GET', '', {
       summary: summary('list', `List ${spec.many} (paged, company-scoped)`),
       permissions: [`${resource}:read`],
-      response: PageOf(spec.view),
+      response: ListPageOf(spec.view, spec.narrowable ?? true),
       badRequest: true,
     })
     list(@CurrentPrincipal() principal: Principal, @Query() query: object) {

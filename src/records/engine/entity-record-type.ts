@@ -45,8 +45,11 @@ export function builtInRecordType<E>(entity: Type<E>, name: string, o: BuiltInFi
     const property = column.propertyName;
     if (column.mode === 'deleteDate') softDeleted = true;
     if (property === 'id' || column.options.select === false) continue;
-    const design = Reflect.getMetadata('design:type', entity.prototype as object, property) as unknown;
-    const columnType = String(column.options.type ?? DESIGN_TYPES.get(design) ?? 'varchar');
+    // Without a type in the decorator, TypeORM keeps the property's design type (String, Number, ...).
+    const given: unknown = column.options.type;
+    const design: unknown = Reflect.getMetadata('design:type', entity.prototype as object, property);
+    const columnType =
+      typeof given === 'string' ? given : (DESIGN_TYPES.get(given) ?? DESIGN_TYPES.get(design) ?? 'varchar');
     const [fieldType, sqlType] = COLUMN_TYPES[columnType] ?? ['string', columnType];
     const values = (o.enums as Record<string, readonly string[]> | undefined)?.[property];
     fields.set(property, {
