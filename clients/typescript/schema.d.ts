@@ -4706,7 +4706,7 @@ export interface components {
         EnginePageMetaDto: {
             pagination: components["schemas"]["EnginePaginationDto"];
         };
-        UnitListDto: {
+        UnitPageDto: {
             /** @description The records */
             data: components["schemas"]["UnitDto"][];
             meta: components["schemas"]["EnginePageMetaDto"];
@@ -4855,7 +4855,7 @@ export interface components {
             /** Format: date-time */
             completedAt?: string | null;
         };
-        WorkOrderListDto: {
+        WorkOrderPageDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
             data: (components["schemas"]["WorkOrderDto"] | ({
                 id: number;
@@ -4934,7 +4934,7 @@ export interface components {
             /** Format: date-time */
             resolvedAt?: string | null;
         };
-        FailureListDto: {
+        FailurePageDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
             data: (components["schemas"]["FailureDto"] | ({
                 id: number;
@@ -5046,28 +5046,14 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        PaginationDto: {
-            /**
-             * @description 1-based page number
-             * @example 1
-             */
-            page: number;
-            /** @example 25 */
-            pageSize: number;
-            /** @example 1 */
-            pageCount: number;
-            /**
-             * @description Matches across all pages
-             * @example 1
-             */
-            total: number;
-        };
-        PageMetaDto: {
-            pagination: components["schemas"]["PaginationDto"];
-        };
         OutagePageDto: {
-            data: components["schemas"]["OutageDto"][];
-            meta: components["schemas"]["PageMetaDto"];
+            /** @description The records; with `fields=` only the fields named (and id) */
+            data: (components["schemas"]["OutageDto"] | ({
+                id: number;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            meta: components["schemas"]["EnginePageMetaDto"];
         };
         CompleteOutageDto: {
             /** @example Returned to service after inspection */
@@ -5094,15 +5080,6 @@ export interface components {
         ApprovalNotesDto: {
             /** @example Fits the grid operator’s window */
             approvalNotes?: string;
-        };
-        OutageListDto: {
-            /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["OutageDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
-            meta: components["schemas"]["EnginePageMetaDto"];
         };
         CreateOutageDto: {
             /** @example GT-1 hot gas path inspection */
@@ -5267,10 +5244,6 @@ export interface components {
             updatedAt: string;
         };
         PermitPageDto: {
-            data: components["schemas"]["PermitDto"][];
-            meta: components["schemas"]["PageMetaDto"];
-        };
-        PermitListDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
             data: (components["schemas"]["PermitDto"] | ({
                 id: number;
@@ -5422,13 +5395,6 @@ export interface components {
             updatedAt: string;
         };
         ObligationPageDto: {
-            data: components["schemas"]["ObligationDto"][];
-            meta: components["schemas"]["PageMetaDto"];
-        };
-        ObligationEnvelopeDto: {
-            data: components["schemas"]["ObligationDto"];
-        };
-        ObligationListDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
             data: (components["schemas"]["ObligationDto"] | ({
                 id: number;
@@ -5436,6 +5402,9 @@ export interface components {
                 [key: string]: unknown;
             }))[];
             meta: components["schemas"]["EnginePageMetaDto"];
+        };
+        ObligationEnvelopeDto: {
+            data: components["schemas"]["ObligationDto"];
         };
         CreateObligationDto: {
             /** @description Permit the obligation belongs to (of the caller’s company) */
@@ -5534,7 +5503,7 @@ export interface components {
             /** @example Period does not match the permit’s reporting period */
             rejectionReason: string;
         };
-        SubmissionListDto: {
+        SubmissionPageDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
             data: (components["schemas"]["SubmissionDto"] | ({
                 id: number;
@@ -6956,6 +6925,25 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        PaginationDto: {
+            /**
+             * @description 1-based page number
+             * @example 1
+             */
+            page: number;
+            /** @example 25 */
+            pageSize: number;
+            /** @example 1 */
+            pageCount: number;
+            /**
+             * @description Matches across all pages
+             * @example 1
+             */
+            total: number;
+        };
+        PageMetaDto: {
+            pagination: components["schemas"]["PaginationDto"];
+        };
         UserPageDto: {
             data: components["schemas"]["UserDto"][];
             meta: components["schemas"]["PageMetaDto"];
@@ -8295,7 +8283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnitListDto"];
+                    "application/json": components["schemas"]["UnitPageDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -8805,7 +8793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WorkOrderListDto"];
+                    "application/json": components["schemas"]["WorkOrderPageDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -9315,7 +9303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailureListDto"];
+                    "application/json": components["schemas"]["FailurePageDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -10450,7 +10438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OutageListDto"];
+                    "application/json": components["schemas"]["OutagePageDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -11181,7 +11169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PermitListDto"];
+                    "application/json": components["schemas"]["PermitPageDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -12105,7 +12093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ObligationListDto"];
+                    "application/json": components["schemas"]["ObligationPageDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -13181,7 +13169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SubmissionListDto"];
+                    "application/json": components["schemas"]["SubmissionPageDto"];
                 };
             };
             /** @description VALIDATION_ERROR */

@@ -81,7 +81,7 @@ export class EnginePageMetaDto {
 }
 
 /**
- * Swagger type of a records list on the engine (`WorkOrderDto` → `WorkOrderListDto`): its items the
+ * Swagger type of a records list on the engine (`WorkOrderDto` → `WorkOrderPageDto`; a view has one page type: every list of a resource on the engine uses this one): its items the
  * view or, when `narrowable`, a record narrowed by `fields=`; its meta with the next cursor.
  */
 export function ListPageOf(view: Type<unknown>, narrowable = true): Type<unknown> {
@@ -102,7 +102,7 @@ export function ListPageOf(view: Type<unknown>, narrowable = true): Type<unknown
       data: unknown[];
       @ApiProperty({ type: EnginePageMetaDto }) meta: EnginePageMetaDto;
     }
-    Object.defineProperty(Page, 'name', { value: `${baseName(view)}ListDto` });
+    Object.defineProperty(Page, 'name', { value: `${baseName(view)}PageDto` });
     lists.set(key, (page = Page));
   }
   return page;

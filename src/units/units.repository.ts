@@ -75,11 +75,11 @@ export class UnitsRepository {
   /** How many work orders and failures still name the unit. */
   @SqlExample((c) => [c.manager, 1])
   async usage(m: EntityManager, unitId: number): Promise<{ workOrders: number; failures: number }> {
-    const [used] = (await m.query(
+    const [used] = await m.query<{ work_orders: number; failures: number }[]>(
       `SELECT (SELECT count(*) FROM work_orders WHERE unit_id = $1)::int AS work_orders,
               (SELECT count(*) FROM failures WHERE unit_id = $1)::int AS failures`,
       [unitId],
-    )) as { work_orders: number; failures: number }[];
+    );
     return { workOrders: used.work_orders, failures: used.failures };
   }
 }

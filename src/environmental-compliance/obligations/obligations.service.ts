@@ -7,11 +7,10 @@ import { withDates } from '../../common/validation/datetime';
 import { findScoped, rejectNulls } from '../../records/find-scoped';
 import { listScopedBy } from '../../records/list-records';
 import { recordKind } from '../../records/record-changes';
-import { RecordsService } from '../../records/records.service';
+import { ComplianceRecordsService } from '../compliance-records.service';
 import { User } from '../../identity';
 import { EnvironmentalPermit } from '../permits/entities/environmental-permit.entity';
 import {
-  CreateObligationDto,
   OBLIGATION_DATES,
   ObligationPageQueryDto,
   ObligationQueryDto,
@@ -37,9 +36,10 @@ const DAY_MS = 86_400_000;
 
 /** Compliance obligations of the caller's company, their listings and completion. */
 @Injectable()
-export class ObligationsService extends RecordsService<ComplianceObligation> {
+export class ObligationsService extends ComplianceRecordsService<ComplianceObligation> {
   protected readonly kind = OBLIGATION_KIND;
   protected readonly type = OBLIGATION_TYPE;
+  protected readonly rules = { dates: OBLIGATION_DATES, order: [], references: REFERENCES };
 
   list(principal: Principal, q: ObligationQueryDto) {
     const { status, obligationType } = q;
@@ -86,18 +86,6 @@ export class ObligationsService extends RecordsService<ComplianceObligation> {
     });
   }
 
-  async create(principal: Principal, dto: CreateObligationDto) {
-    const data = await this.db.transaction(async (m) => {
-      await checkReferences(m, principal, dto, REFERENCES);
-      const values = withDates(dto, OBLIGATION_DATES);
-      return this.insert(m, {
-        ...values,
-        companyId: principal.companyId,
-      });
-    });
-    return { data };
-  }
-
   update(principal: Principal, id: number, dto: UpdateObligationDto) {
     rejectNulls(dto, ['permitId', 'title', 'obligationType', 'frequency', 'status']);
     return this.change(principal, id, async (m, before) => {
@@ -122,10 +110,7 @@ export class ObligationsService extends RecordsService<ComplianceObligation> {
 
   /** An obligation whose submissions remain stays (409). */
   protected override async beforeRemove(m: EntityManager, obligation: ComplianceObligation) {
-    const [{ n }] = await m.query(
-      'SELECT count(*)::int AS n FROM compliance_submissions WHERE obligation_id = $1',
-      [obligation.id],
-    );
+    const n = await this.compliance.submissionsOfObligation(m, obligation.id);
     if (n) throw AppError.conflict(`Obligation "${obligation.title}" still has ${n} submission(s)`);
   }
 }

@@ -7,11 +7,10 @@ import { rejectNulls } from '../../records/find-scoped';
 import { listScopedBy } from '../../records/list-records';
 import { endAfterStart, ensureOrdered } from '../../records/ordered-fields';
 import { recordKind } from '../../records/record-changes';
-import { RecordsService } from '../../records/records.service';
+import { ComplianceRecordsService } from '../compliance-records.service';
 import { Unit } from '../../units';
 import { checkReferences } from '../../records/check-references';
 import {
-  CreatePermitDto,
   ExpiringPermitsQueryDto,
   PERMIT_DATES,
   PermitQueryDto,
@@ -35,9 +34,10 @@ const DAY_MS = 86_400_000;
 
 /** Environmental permits of the caller's company; a permit with obligations is not deleted (409). */
 @Injectable()
-export class PermitsService extends RecordsService<EnvironmentalPermit> {
+export class PermitsService extends ComplianceRecordsService<EnvironmentalPermit> {
   protected readonly kind = PERMIT_KIND;
   protected readonly type = PERMIT_TYPE;
+  protected readonly rules = { dates: PERMIT_DATES, order: ORDER, references: REFERENCES };
 
   list(principal: Principal, q: PermitQueryDto) {
     const { status, permitType } = q;
@@ -66,19 +66,6 @@ export class PermitsService extends RecordsService<EnvironmentalPermit> {
     return this.listRecords(principal, { ...q, sort: 'id', order: 'DESC' }, { status: q.status });
   }
 
-  async create(principal: Principal, dto: CreatePermitDto) {
-    const data = await this.db.transaction(async (m) => {
-      const values = withDates(dto, PERMIT_DATES);
-      ensureOrdered(values, ORDER);
-      await checkReferences(m, principal, dto, REFERENCES);
-      return this.insert(m, {
-        ...values,
-        companyId: principal.companyId,
-      });
-    });
-    return { data };
-  }
-
   update(principal: Principal, id: number, dto: UpdatePermitDto) {
     rejectNulls(dto, ['permitNumber', 'title', 'permitType', 'status']);
     return this.change(principal, id, async (m, before) => {
@@ -87,7 +74,7 @@ export class PermitsService extends RecordsService<EnvironmentalPermit> {
       await checkReferences(m, principal, dto, REFERENCES, before.companyId);
       if (next.expiryDate?.getTime() !== before.expiryDate?.getTime()) {
         // A new expiry date starts the 90/30/7-day notices afresh.
-        await m.query('UPDATE environmental_permits SET expiry_notice_days = NULL WHERE id = $1', [id]);
+        await this.compliance.setNoticeDays(m, id, null);
       }
       return next;
     });
@@ -95,10 +82,7 @@ export class PermitsService extends RecordsService<EnvironmentalPermit> {
 
   /** A permit whose obligations remain stays (409). */
   protected override async beforeRemove(m: EntityManager, permit: EnvironmentalPermit) {
-    const [{ n }] = await m.query(
-      'SELECT count(*)::int AS n FROM compliance_obligations WHERE permit_id = $1',
-      [permit.id],
-    );
+    const n = await this.compliance.obligationsOfPermit(m, permit.id);
     if (n) throw AppError.conflict(`Permit "${permit.permitNumber}" still has ${n} obligation(s)`);
   }
 }

@@ -6,19 +6,15 @@ import { withDates } from '../../common/validation/datetime';
 import { findScoped, rejectNulls } from '../../records/find-scoped';
 import { endAfterStart, ensureOrdered } from '../../records/ordered-fields';
 import { recordKind } from '../../records/record-changes';
-import { RecordsService } from '../../records/records.service';
+import { ComplianceRecordsService } from '../compliance-records.service';
 import { ensureEditable } from '../../records/transitions';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { RecordEngine } from '../../records/engine/record-engine';
 import { SUBMISSION_TYPE } from './submission.record-type';
+import { ComplianceRepository } from '../compliance.repository';
 import { ComplianceObligation } from '../obligations/entities/compliance-obligation.entity';
 import { ObligationsService } from '../obligations/obligations.service';
-import {
-  CreateSubmissionDto,
-  SUBMISSION_DATES,
-  SubmissionQueryDto,
-  UpdateSubmissionDto,
-} from './dto/submission.dto';
+import { SUBMISSION_DATES, SubmissionQueryDto, UpdateSubmissionDto } from './dto/submission.dto';
 import { ComplianceSubmission } from './entities/compliance-submission.entity';
 import { SUBMISSION_MOVES } from './submission-moves';
 
@@ -40,17 +36,19 @@ export type SubmissionMove = 'submit' | 'review' | 'approve' | 'reject' | 'reque
 
 /** Compliance submissions of the caller's company and their review workflow. */
 @Injectable()
-export class SubmissionsService extends RecordsService<ComplianceSubmission> {
+export class SubmissionsService extends ComplianceRecordsService<ComplianceSubmission> {
   protected readonly kind = SUBMISSION_KIND;
   protected readonly type = SUBMISSION_TYPE;
+  protected readonly rules = { dates: SUBMISSION_DATES, order: ORDER, references: REFERENCES };
 
   constructor(
     db: TenantDatabase,
     changes: RecordChanges,
     engine: RecordEngine,
+    compliance: ComplianceRepository,
     private readonly obligations: ObligationsService,
   ) {
-    super(db, changes, engine);
+    super(db, changes, engine, compliance);
   }
 
   list(principal: Principal, q: SubmissionQueryDto) {
@@ -60,19 +58,6 @@ export class SubmissionsService extends RecordsService<ComplianceSubmission> {
 
   count(principal: Principal) {
     return this.countRecords(principal);
-  }
-
-  async create(principal: Principal, dto: CreateSubmissionDto) {
-    const data = await this.db.transaction(async (m) => {
-      const values = withDates(dto, SUBMISSION_DATES);
-      ensureOrdered(values, ORDER);
-      await checkReferences(m, principal, dto, REFERENCES);
-      return this.insert(m, {
-        ...values,
-        companyId: principal.companyId,
-      });
-    });
-    return { data };
   }
 
   update(principal: Principal, id: number, dto: UpdateSubmissionDto) {
