@@ -3,6 +3,7 @@ import { FileHooksModule } from '../files';
 import { RecordsModule } from '../records/records.module';
 import { CmsDdlRunner } from './cms-ddl-runner';
 import { CmsMediaLinks } from './cms-media-links';
+import { CmsMediaRepository } from './cms-media.repository';
 import { CmsRecordsController } from './cms-records.controller';
 import { CmsRecordQueries } from './cms-record-queries';
 import { CmsRecordWrites } from './cms-record-writes';
@@ -24,6 +25,7 @@ import { ContentTypesService } from './content-types.service';
     CmsRecordQueries,
     CmsRecordWrites,
     CmsMediaLinks,
+    CmsMediaRepository,
   ],
   exports: [ContentTypeSync],
 })

@@ -6,6 +6,7 @@ import { asksEngine } from './engine-query';
 import { parseFilter, RecordEngine } from './engine/record-engine';
 import { RecordType } from './engine/record-type';
 import { findScoped } from './find-scoped';
+import { recordRows } from './records.repository';
 import { RecordChanges, RecordKind, ScopedRecord } from './record-changes';
 import { SortedPage } from './sorted-page-query';
 import { MoveTable } from './transitions';
@@ -77,12 +78,8 @@ export abstract class RecordsService<E extends ScopedRecord> {
   }
 
   protected async insert(m: EntityManager, values: DeepPartial<E>, message?: string): Promise<E> {
-    const repo = m.getRepository(this.kind.entity);
-    const record = await repo.save(repo.create(values));
     // Columns a read never shows (deletedAt, bookkeeping) stay out of the answer and the event too.
-    for (const column of repo.metadata.columns.filter((c) => !c.isSelect)) {
-      delete (record as Record<string, unknown>)[column.propertyName];
-    }
+    const record = await recordRows.insert(m, this.kind.entity, values);
     await this.changes.created(m, this.kind, record, message);
     return record;
   }
@@ -95,7 +92,7 @@ export abstract class RecordsService<E extends ScopedRecord> {
   ): Promise<{ data: E }> {
     const data = await this.db.transaction(async (m) => {
       const before = await this.find(m, principal, id, true);
-      const after = await m.getRepository(this.kind.entity).save(await change(m, before));
+      const after = await recordRows.save(m, this.kind.entity, await change(m, before));
       await this.changes.updated(m, this.kind, before, after);
       return after;
     });
