@@ -1,8 +1,7 @@
 import { companyScope } from '../access/company-rule';
 import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
-import type { SchemaDdl } from '../database/ddl';
-import type { CmsDdl } from './cms-ddl';
+import type { CmsDdl } from './cms-ddl.repository';
 import { CompiledType, ContentRecord } from './content-type.types';
 
 /**
@@ -51,7 +50,6 @@ export function relationCompany(
  * company, so every reader of the type sees them all. `assign` is refused (400) on any other PUT.
  */
 export async function changeCompanyScope(
-  ddl: SchemaDdl,
   cms: CmsDdl,
   from: CompiledType,
   to: CompiledType,
@@ -65,9 +63,7 @@ export async function changeCompanyScope(
     ]);
   }
   if (was === now) return;
-  const [{ filled }] = await ddl.query<{ filled: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM ${ddl.table(from.table)}) AS filled`,
-  );
+  const filled = await cms.hasRecords(from);
   if (filled && companyScope(principal, 'records') !== null) {
     throw AppError.forbidden('Only ADMIN and above change the company scope of a type that has records');
   }
@@ -78,8 +74,7 @@ export async function changeCompanyScope(
     );
   }
   if (assign !== undefined) {
-    const found = await ddl.query(`SELECT 1 FROM "public"."companies" WHERE id = $1`, [assign]);
-    if (!found.length) {
+    if (!(await cms.companyExists(assign))) {
       throw AppError.validation([{ field: 'companyId', message: 'companyId does not name a company' }]);
     }
   }

@@ -4,6 +4,7 @@ import { RecordsModule } from '../records/records.module';
 import { CmsDdlRunner } from './cms-ddl-runner';
 import { CmsMediaLinks } from './cms-media-links';
 import { CmsMediaRepository } from './cms-media.repository';
+import { CmsDdlRepository } from './cms-ddl.repository';
 import { CmsRecordsController } from './cms-records.controller';
 import { CmsRecordQueries } from './cms-record-queries';
 import { CmsRecordWrites } from './cms-record-writes';
@@ -26,6 +27,7 @@ import { ContentTypesService } from './content-types.service';
     CmsRecordWrites,
     CmsMediaLinks,
     CmsMediaRepository,
+    CmsDdlRepository,
   ],
   exports: [ContentTypeSync],
 })
