@@ -14359,15 +14359,17 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 /** @description A field of the type (system or non-private attribute); default id */
                 sort?: string;
                 order?: "ASC" | "DESC";
                 /** @description Only with draftAndPublish; default both */
                 status?: "draft" | "published";
-                /** @description Fields to answer, comma-separated (system or non-private attributes); id always comes back */
-                fields?: string;
-                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
-                after?: string;
             };
             header?: {
                 /** @description Client identifier */
@@ -14658,15 +14660,17 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 /** @description A field of the type (system or non-private attribute); default id */
                 sort?: string;
                 order?: "ASC" | "DESC";
                 /** @description Only with draftAndPublish; default both */
                 status?: "draft" | "published";
-                /** @description Fields to answer, comma-separated (system or non-private attributes); id always comes back */
-                fields?: string;
-                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
-                after?: string;
             };
             header?: {
                 /** @description Client identifier */

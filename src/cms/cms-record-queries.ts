@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '../access/principal';
-import { companyLimit, limitCondition, RecordEngine, RelationScope } from '../records/engine/record-engine';
+import {
+  companyLimit,
+  limitCondition,
+  parseFilter,
+  RecordEngine,
+  RelationScope,
+} from '../records/engine/record-engine';
 import { RecordQueryRepository } from '../records/record-query.repository';
 import { assertRelatedRead } from './cms-permissions';
 import { readRecord, scopedTo, statusCondition, withFreshType } from './cms-record-read';
@@ -17,7 +23,10 @@ export class CmsRecordQueries {
     private readonly types: ContentTypeCache,
   ) {}
 
-  async list(principal: Principal, collection: string, q: CmsListQueryDto, filter?: unknown) {
+  /** A list (`filter=`) or a search (its body, and-ed with `filter=` when both are given). */
+  async list(principal: Principal, collection: string, q: CmsListQueryDto, body?: unknown) {
+    const given = parseFilter(q.filter);
+    const filter = body === undefined ? given : given === undefined ? body : { $and: [given, body] };
     return withFreshType(this.types, collection, async (type) =>
       this.engine.list(type, principal, q, {
         filter,
