@@ -14,9 +14,9 @@ import { selectList } from './engine/select';
 /** A row of a record type's table under the JSON names of its fields. */
 export type RecordRow = Record<string, unknown>;
 
-const SCOPED = ['($1::int IS NULL OR t."company_id" = $1::int)'];
+const SCOPED = [companyCondition('t."company_id"', 1)];
 const FILTERED = [
-  '($1::int IS NULL OR t."company_id" = $1::int)',
+  companyCondition('t."company_id"', 1),
   '(t."status" = $2 OR t."capacity_mw" > $3::numeric)',
 ];
 const AGGREGATE: AggregatePlan = {
