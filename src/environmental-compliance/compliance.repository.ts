@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { Paged } from '../common/pagination/pagination';
 import { SqlExample } from '../database/sql-example';
+import { recordRows } from '../records/records.repository';
 import { ComplianceObligation } from './obligations/entities/compliance-obligation.entity';
 import { EnvironmentalPermit } from './permits/entities/environmental-permit.entity';
 
@@ -17,6 +19,9 @@ const NOTICE_DUE = `CASE ${[...EXPIRY_NOTICE_DAYS]
 
 const NOW = new Date('2026-11-24T06:00:00Z');
 const IN_90_DAYS = new Date('2027-02-22T06:00:00Z');
+
+type Page = { page: number; pageSize: number };
+const PAGE: Page = { page: 1, pageSize: 25 };
 
 /** An ACTIVE permit that reached an expiry notice threshold, and the threshold (days). */
 export interface NoticeDue {
@@ -112,5 +117,68 @@ export class ComplianceRepository {
       [obligationId],
     );
     return n;
+  }
+
+  /** ACTIVE permits with now ≤ expiryDate ≤ until, soonest first. */
+  @SqlExample((c) => [c.manager, 7, NOW, IN_90_DAYS, PAGE])
+  expiringPermits(
+    m: EntityManager,
+    scope: number | null,
+    now: Date,
+    until: Date,
+    page: Page,
+  ): Promise<Paged<EnvironmentalPermit>> {
+    return recordRows.pageBy(m, EnvironmentalPermit, scope, page, (qb) =>
+      qb
+        .andWhere("r.status = 'ACTIVE'")
+        .andWhere('r.expiry_date BETWEEN :now AND :until', { now, until })
+        .orderBy('r.expiryDate', 'ASC'),
+    );
+  }
+
+  /** ACTIVE or OVERDUE obligations due before now, most overdue first. */
+  @SqlExample((c) => [c.manager, 7, NOW, PAGE])
+  overdueObligations(
+    m: EntityManager,
+    scope: number | null,
+    now: Date,
+    page: Page,
+  ): Promise<Paged<ComplianceObligation>> {
+    return recordRows.pageBy(m, ComplianceObligation, scope, page, (qb) =>
+      qb
+        .andWhere("r.status IN ('ACTIVE', 'OVERDUE')")
+        .andWhere('r.next_due_date < :now', { now })
+        .orderBy('r.nextDueDate', 'ASC'),
+    );
+  }
+
+  /** ACTIVE obligations with now ≤ nextDueDate ≤ until, soonest first. */
+  @SqlExample((c) => [c.manager, 7, NOW, IN_90_DAYS, PAGE])
+  upcomingObligations(
+    m: EntityManager,
+    scope: number | null,
+    now: Date,
+    until: Date,
+    page: Page,
+  ): Promise<Paged<ComplianceObligation>> {
+    return recordRows.pageBy(m, ComplianceObligation, scope, page, (qb) =>
+      qb
+        .andWhere("r.status = 'ACTIVE'")
+        .andWhere('r.next_due_date BETWEEN :now AND :until', { now, until })
+        .orderBy('r.nextDueDate', 'ASC'),
+    );
+  }
+
+  /** The obligations of one permit, newest first. */
+  @SqlExample((c) => [c.manager, 7, 1, PAGE])
+  permitObligations(
+    m: EntityManager,
+    scope: number | null,
+    permitId: number,
+    page: Page,
+  ): Promise<Paged<ComplianceObligation>> {
+    return recordRows.pageBy(m, ComplianceObligation, scope, page, (qb) =>
+      qb.andWhere('r.permit_id = :permitId', { permitId }).orderBy('r.id', 'DESC'),
+    );
   }
 }

@@ -5,7 +5,7 @@ import { AppError } from '../../common/errors/app-error';
 import { checkReferences } from '../../records/check-references';
 import { withDates } from '../../common/validation/datetime';
 import { findScoped, rejectNulls } from '../../records/find-scoped';
-import { listScopedBy } from '../../records/list-records';
+import { companyScope } from '../../access/company-rule';
 import { recordKind } from '../../records/record-changes';
 import { ComplianceRecordsService } from '../compliance-records.service';
 import { User } from '../../identity';
@@ -52,37 +52,21 @@ export class ObligationsService extends ComplianceRecordsService<ComplianceOblig
 
   /** ACTIVE or OVERDUE obligations due before now, most overdue first. */
   overdue(principal: Principal, q: ObligationPageQueryDto) {
-    return this.db.run((m) =>
-      listScopedBy(m, ComplianceObligation, principal, q, (qb) =>
-        qb
-          .andWhere("r.status IN ('ACTIVE', 'OVERDUE')")
-          .andWhere('r.next_due_date < :now', { now: new Date() })
-          .orderBy('r.nextDueDate', 'ASC'),
-      ),
-    );
+    return this.db.run((m) => this.compliance.overdueObligations(m, companyScope(principal), new Date(), q));
   }
 
   /** ACTIVE obligations with now ≤ nextDueDate ≤ now + daysAhead, soonest first. */
   upcoming(principal: Principal, q: UpcomingObligationsQueryDto) {
     const now = new Date();
     const until = new Date(now.getTime() + q.daysAhead * DAY_MS);
-    return this.db.run((m) =>
-      listScopedBy(m, ComplianceObligation, principal, q, (qb) =>
-        qb
-          .andWhere("r.status = 'ACTIVE'")
-          .andWhere('r.next_due_date BETWEEN :now AND :until', { now, until })
-          .orderBy('r.nextDueDate', 'ASC'),
-      ),
-    );
+    return this.db.run((m) => this.compliance.upcomingObligations(m, companyScope(principal), now, until, q));
   }
 
   /** Obligations of one permit (the caller's: 404 otherwise), newest first. */
   ofPermit(principal: Principal, permitId: number, q: ObligationPageQueryDto) {
     return this.db.run(async (m) => {
       await findScoped(m, EnvironmentalPermit, 'Permit', principal, permitId);
-      return listScopedBy(m, ComplianceObligation, principal, q, (qb) =>
-        qb.andWhere('r.permit_id = :permitId', { permitId }).orderBy('r.id', 'DESC'),
-      );
+      return this.compliance.permitObligations(m, companyScope(principal), permitId, q);
     });
   }
 

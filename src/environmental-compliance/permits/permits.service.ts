@@ -4,7 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { Principal } from '../../access/principal';
 import { withDates } from '../../common/validation/datetime';
 import { rejectNulls } from '../../records/find-scoped';
-import { listScopedBy } from '../../records/list-records';
+import { companyScope } from '../../access/company-rule';
 import { endAfterStart, ensureOrdered } from '../../records/ordered-fields';
 import { recordKind } from '../../records/record-changes';
 import { ComplianceRecordsService } from '../compliance-records.service';
@@ -52,14 +52,7 @@ export class PermitsService extends ComplianceRecordsService<EnvironmentalPermit
   expiring(principal: Principal, q: ExpiringPermitsQueryDto) {
     const now = new Date();
     const until = new Date(now.getTime() + q.daysAhead * DAY_MS);
-    return this.db.run((m) =>
-      listScopedBy(m, EnvironmentalPermit, principal, q, (qb) =>
-        qb
-          .andWhere("r.status = 'ACTIVE'")
-          .andWhere('r.expiry_date BETWEEN :now AND :until', { now, until })
-          .orderBy('r.expiryDate', 'ASC'),
-      ),
-    );
+    return this.db.run((m) => this.compliance.expiringPermits(m, companyScope(principal), now, until, q));
   }
 
   byStatus(principal: Principal, q: PermitsByStatusQueryDto) {
