@@ -32,6 +32,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/units/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count, sum, average, minimum and maximum of the units a filter selects, optionally grouped
+         * @description Count, sum, average, minimum and maximum of the units a filter selects, optionally grouped.
+         *
+         *     Access: a bearer credential with permission `units:read`.
+         */
+        post: operations["unitsAggregate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/units/{id}": {
         parameters: {
             query?: never;
@@ -94,6 +116,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/work-orders/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count, sum, average, minimum and maximum of the work orders a filter selects, optionally grouped
+         * @description Count, sum, average, minimum and maximum of the work orders a filter selects, optionally grouped.
+         *
+         *     Access: a bearer credential with permission `units:read`.
+         */
+        post: operations["workOrdersAggregate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/work-orders/{id}": {
         parameters: {
             query?: never;
@@ -150,6 +194,28 @@ export interface paths {
          *     Access: a bearer credential with permission `units:create`.
          */
         post: operations["failuresCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/failures/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count, sum, average, minimum and maximum of the failures a filter selects, optionally grouped
+         * @description Count, sum, average, minimum and maximum of the failures a filter selects, optionally grouped.
+         *
+         *     Access: a bearer credential with permission `units:read`.
+         */
+        post: operations["failuresAggregate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -372,6 +438,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/outages/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count, sum, average, minimum and maximum of the outages a filter selects, optionally grouped
+         * @description Count, sum, average, minimum and maximum of the outages a filter selects, optionally grouped.
+         *
+         *     Access: a bearer credential with permission `outage_events:read`.
+         */
+        post: operations["outagesAggregate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/outages/{id}": {
         parameters: {
             query?: never;
@@ -494,6 +582,28 @@ export interface paths {
          *     Access: a bearer credential with permission `environmental_permits:create`.
          */
         post: operations["permitsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/permits/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count, sum, average, minimum and maximum of the permits a filter selects, optionally grouped
+         * @description Count, sum, average, minimum and maximum of the permits a filter selects, optionally grouped.
+         *
+         *     Access: a bearer credential with permission `environmental_permits:read`.
+         */
+        post: operations["permitsAggregate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -666,6 +776,28 @@ export interface paths {
          *     Access: a bearer credential with permission `compliance_obligations:create`.
          */
         post: operations["obligationsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance-obligations/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count, sum, average, minimum and maximum of the compliance obligations a filter selects, optionally grouped
+         * @description Count, sum, average, minimum and maximum of the compliance obligations a filter selects, optionally grouped.
+         *
+         *     Access: a bearer credential with permission `compliance_obligations:read`.
+         */
+        post: operations["obligationsAggregate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -860,6 +992,28 @@ export interface paths {
          *     Access: a bearer credential with permission `compliance_submissions:create`.
          */
         post: operations["submissionsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance-submissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count, sum, average, minimum and maximum of the compliance submissions a filter selects, optionally grouped
+         * @description Count, sum, average, minimum and maximum of the compliance submissions a filter selects, optionally grouped.
+         *
+         *     Access: a bearer credential with permission `compliance_submissions:read`.
+         */
+        post: operations["submissionsAggregate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4506,6 +4660,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CmsGroupByDto: {
+            /** @example commissioned */
+            field: string;
+            /**
+             * @description date and datetime fields (UTC)
+             * @enum {string}
+             */
+            interval?: "day" | "week" | "month" | "year";
+        };
         UnitDto: {
             id: number;
             name: string;
@@ -4522,12 +4685,12 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        PaginationDto: {
+        EnginePaginationDto: {
             /**
-             * @description 1-based page number
+             * @description 1-based page number; null on a page read by cursor
              * @example 1
              */
-            page: number;
+            page: number | null;
             /** @example 25 */
             pageSize: number;
             /** @example 1 */
@@ -4537,13 +4700,91 @@ export interface components {
              * @example 1
              */
             total: number;
+            /** @description Cursor of the next page (`after=`), null on the last page; present when the query gave filter, fields or after */
+            nextCursor?: string | null;
         };
-        PageMetaDto: {
-            pagination: components["schemas"]["PaginationDto"];
+        EnginePageMetaDto: {
+            pagination: components["schemas"]["EnginePaginationDto"];
         };
         UnitPageDto: {
+            /** @description The records */
             data: components["schemas"]["UnitDto"][];
-            meta: components["schemas"]["PageMetaDto"];
+            meta: components["schemas"]["EnginePageMetaDto"];
+        };
+        CmsAggregateDto: {
+            /**
+             * @description Function to field names: count (`*` for rows), countDistinct, sum, avg (number fields), min, max (numbers, dates, times, strings); at most 20 fields in all
+             * @example {
+             *       "count": [
+             *         "*"
+             *       ],
+             *       "sum": [
+             *         "capacity"
+             *       ],
+             *       "max": [
+             *         "commissioned"
+             *       ]
+             *     }
+             */
+            aggregate: Record<string, never>;
+            /**
+             * @description At most 5 fields (not json, many relations or multiple media); groups come in ascending order, at most 1000
+             * @example [
+             *       "region",
+             *       {
+             *         "field": "commissioned",
+             *         "interval": "month"
+             *       }
+             *     ]
+             */
+            groupBy?: (string | components["schemas"]["CmsGroupByDto"])[];
+            /**
+             * @description { field: value } (equality) or { field: { $eq|$ne|$gt|$gte|$lt|$lte|$between|$in|$nin|$contains|$icontains|$startsWith|$endsWith|$null|$notNull: value } }; $and / $or take arrays of filters, $not a filter; { relation: { targetField: ... } } filters on a manyToOne / oneToOne target. At most 5 levels and 50 conditions.
+             * @example {
+             *       "$or": [
+             *         {
+             *           "region": "NORTH"
+             *         },
+             *         {
+             *           "capacity": {
+             *             "$between": [
+             *               10,
+             *               20
+             *             ]
+             *           }
+             *         }
+             *       ],
+             *       "site": {
+             *         "name": {
+             *           "$startsWith": "S-"
+             *         }
+             *       }
+             *     }
+             */
+            filter?: {
+                [key: string]: unknown;
+            };
+        };
+        CmsAggregateEnvelopeDto: {
+            /**
+             * @description One entry per group (one in all without groupBy): `group` (the groupBy fields), then per function the value per field; numbers as numbers
+             * @example [
+             *       {
+             *         "group": {
+             *           "region": "NORTH"
+             *         },
+             *         "count": {
+             *           "*": 12
+             *         },
+             *         "sum": {
+             *           "capacity": 340
+             *         }
+             *       }
+             *     ]
+             */
+            data: {
+                [key: string]: unknown;
+            }[];
         };
         UnitEnvelopeDto: {
             data: components["schemas"]["UnitDto"];
@@ -4615,8 +4856,13 @@ export interface components {
             completedAt?: string | null;
         };
         WorkOrderPageDto: {
-            data: components["schemas"]["WorkOrderDto"][];
-            meta: components["schemas"]["PageMetaDto"];
+            /** @description The records; with `fields=` only the fields named (and id) */
+            data: (components["schemas"]["WorkOrderDto"] | ({
+                id: number;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            meta: components["schemas"]["EnginePageMetaDto"];
         };
         WorkOrderEnvelopeDto: {
             data: components["schemas"]["WorkOrderDto"];
@@ -4689,8 +4935,13 @@ export interface components {
             resolvedAt?: string | null;
         };
         FailurePageDto: {
-            data: components["schemas"]["FailureDto"][];
-            meta: components["schemas"]["PageMetaDto"];
+            /** @description The records; with `fields=` only the fields named (and id) */
+            data: (components["schemas"]["FailureDto"] | ({
+                id: number;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            meta: components["schemas"]["EnginePageMetaDto"];
         };
         FailureEnvelopeDto: {
             data: components["schemas"]["FailureDto"];
@@ -4796,8 +5047,13 @@ export interface components {
             updatedAt: string;
         };
         OutagePageDto: {
-            data: components["schemas"]["OutageDto"][];
-            meta: components["schemas"]["PageMetaDto"];
+            /** @description The records; with `fields=` only the fields named (and id) */
+            data: (components["schemas"]["OutageDto"] | ({
+                id: number;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            meta: components["schemas"]["EnginePageMetaDto"];
         };
         CompleteOutageDto: {
             /** @example Returned to service after inspection */
@@ -4988,8 +5244,13 @@ export interface components {
             updatedAt: string;
         };
         PermitPageDto: {
-            data: components["schemas"]["PermitDto"][];
-            meta: components["schemas"]["PageMetaDto"];
+            /** @description The records; with `fields=` only the fields named (and id) */
+            data: (components["schemas"]["PermitDto"] | ({
+                id: number;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            meta: components["schemas"]["EnginePageMetaDto"];
         };
         PermitEnvelopeDto: {
             data: components["schemas"]["PermitDto"];
@@ -5134,8 +5395,13 @@ export interface components {
             updatedAt: string;
         };
         ObligationPageDto: {
-            data: components["schemas"]["ObligationDto"][];
-            meta: components["schemas"]["PageMetaDto"];
+            /** @description The records; with `fields=` only the fields named (and id) */
+            data: (components["schemas"]["ObligationDto"] | ({
+                id: number;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            meta: components["schemas"]["EnginePageMetaDto"];
         };
         ObligationEnvelopeDto: {
             data: components["schemas"]["ObligationDto"];
@@ -5238,8 +5504,13 @@ export interface components {
             rejectionReason: string;
         };
         SubmissionPageDto: {
-            data: components["schemas"]["SubmissionDto"][];
-            meta: components["schemas"]["PageMetaDto"];
+            /** @description The records; with `fields=` only the fields named (and id) */
+            data: (components["schemas"]["SubmissionDto"] | ({
+                id: number;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            meta: components["schemas"]["EnginePageMetaDto"];
         };
         CreateSubmissionDto: {
             /** @description Obligation the submission answers (of the caller’s company) */
@@ -5403,15 +5674,6 @@ export interface components {
              */
             skipped: string[];
         };
-        CmsGroupByDto: {
-            /** @example commissioned */
-            field: string;
-            /**
-             * @description date and datetime fields (UTC)
-             * @enum {string}
-             */
-            interval?: "day" | "week" | "month" | "year";
-        };
         CmsRecordDto: {
             /** @example 1 */
             id: number;
@@ -5463,81 +5725,6 @@ export interface components {
              */
             data: components["schemas"]["CmsRecordDto"][];
             meta: components["schemas"]["CmsPageMetaDto"];
-        };
-        CmsAggregateDto: {
-            /**
-             * @description Function to field names: count (`*` for rows), countDistinct, sum, avg (number fields), min, max (numbers, dates, times, strings); at most 20 fields in all
-             * @example {
-             *       "count": [
-             *         "*"
-             *       ],
-             *       "sum": [
-             *         "capacity"
-             *       ],
-             *       "max": [
-             *         "commissioned"
-             *       ]
-             *     }
-             */
-            aggregate: Record<string, never>;
-            /**
-             * @description At most 5 fields (not json, many relations or multiple media); groups come in ascending order, at most 1000
-             * @example [
-             *       "region",
-             *       {
-             *         "field": "commissioned",
-             *         "interval": "month"
-             *       }
-             *     ]
-             */
-            groupBy?: (string | components["schemas"]["CmsGroupByDto"])[];
-            /**
-             * @description { field: value } (equality) or { field: { $eq|$ne|$gt|$gte|$lt|$lte|$between|$in|$nin|$contains|$icontains|$startsWith|$endsWith|$null|$notNull: value } }; $and / $or take arrays of filters, $not a filter; { relation: { targetField: ... } } filters on a manyToOne / oneToOne target. At most 5 levels and 50 conditions.
-             * @example {
-             *       "$or": [
-             *         {
-             *           "region": "NORTH"
-             *         },
-             *         {
-             *           "capacity": {
-             *             "$between": [
-             *               10,
-             *               20
-             *             ]
-             *           }
-             *         }
-             *       ],
-             *       "site": {
-             *         "name": {
-             *           "$startsWith": "S-"
-             *         }
-             *       }
-             *     }
-             */
-            filter?: {
-                [key: string]: unknown;
-            };
-        };
-        CmsAggregateEnvelopeDto: {
-            /**
-             * @description One entry per group (one in all without groupBy): `group` (the groupBy fields), then per function the value per field; numbers as numbers
-             * @example [
-             *       {
-             *         "group": {
-             *           "region": "NORTH"
-             *         },
-             *         "count": {
-             *           "*": 12
-             *         },
-             *         "sum": {
-             *           "capacity": 340
-             *         }
-             *       }
-             *     ]
-             */
-            data: {
-                [key: string]: unknown;
-            }[];
         };
         BulkDeleteDto: {
             /**
@@ -6737,6 +6924,25 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        PaginationDto: {
+            /**
+             * @description 1-based page number
+             * @example 1
+             */
+            page: number;
+            /** @example 25 */
+            pageSize: number;
+            /** @example 1 */
+            pageCount: number;
+            /**
+             * @description Matches across all pages
+             * @example 1
+             */
+            total: number;
+        };
+        PageMetaDto: {
+            pagination: components["schemas"]["PaginationDto"];
         };
         UserPageDto: {
             data: components["schemas"]["UserDto"][];
@@ -8051,6 +8257,12 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 status?: "OPERATIONAL" | "MAINTENANCE" | "OUTAGE" | "DECOMMISSIONED";
                 /** @description Matches name or code */
                 search?: string;
@@ -8147,6 +8359,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnitEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    unitsAggregate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CmsAggregateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsAggregateEnvelopeDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -8470,6 +8766,12 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 sort?: "id" | "title" | "status" | "priority" | "dueDate" | "createdAt" | "updatedAt";
                 order?: "ASC" | "DESC";
                 status?: "OPEN" | "IN_PROGRESS" | "ON_HOLD" | "COMPLETED" | "CANCELLED";
@@ -8567,6 +8869,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkOrderEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    workOrdersAggregate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CmsAggregateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsAggregateEnvelopeDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -8890,6 +9276,12 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 sort?: "id" | "title" | "status" | "severity" | "occurredAt" | "createdAt" | "updatedAt";
                 order?: "ASC" | "DESC";
                 status?: "OPEN" | "INVESTIGATING" | "RESOLVED";
@@ -8987,6 +9379,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FailureEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    failuresAggregate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CmsAggregateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsAggregateEnvelopeDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -9934,6 +10410,12 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 sort?: "id" | "outageNumber" | "title" | "description" | "outageType" | "status" | "unitId" | "workOrderId" | "failureId" | "plannedStart" | "plannedEnd" | "actualStart" | "actualEnd" | "capacityMw" | "lostCapacityMw" | "remainingCapacityMw" | "estimatedCost" | "actualCost" | "lostRevenue" | "approvalStatus" | "requestedById" | "approvedById" | "approvalDate" | "approvalNotes" | "rootCause" | "correctiveAction" | "completionNotes" | "companyId" | "createdAt" | "updatedAt";
                 order?: "ASC" | "DESC";
                 status?: "ACTIVE" | "COMPLETED" | "CANCELLED";
@@ -10032,6 +10514,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OutageEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    outagesAggregate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CmsAggregateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsAggregateEnvelopeDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -10576,6 +11142,12 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 sort?: "id" | "permitNumber" | "title" | "description" | "permitType" | "status" | "issuingAuthority" | "authorityContact" | "authorityEmail" | "authorityPhone" | "issueDate" | "expiryDate" | "renewalDate" | "unitId" | "conditions" | "restrictions" | "emissionLimits" | "permitFee" | "annualFee" | "notes" | "companyId" | "createdAt" | "updatedAt";
                 order?: "ASC" | "DESC";
                 status?: "ACTIVE" | "EXPIRED" | "SUSPENDED" | "REVOKED" | "PENDING_RENEWAL";
@@ -10704,6 +11276,90 @@ export interface operations {
             };
             /** @description CONFLICT: permitNumber taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    permitsAggregate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CmsAggregateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsAggregateEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11410,6 +12066,12 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 sort?: "id" | "permitId" | "title" | "description" | "obligationType" | "status" | "frequency" | "nextDueDate" | "lastCompletedDate" | "responsibleUserId" | "requirements" | "submissionFormat" | "notes" | "companyId" | "createdAt" | "updatedAt";
                 order?: "ASC" | "DESC";
                 status?: "ACTIVE" | "COMPLETED" | "OVERDUE" | "WAIVED";
@@ -11507,6 +12169,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ObligationEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    obligationsAggregate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CmsAggregateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsAggregateEnvelopeDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -12395,6 +13141,12 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 sort?: "id" | "obligationId" | "submissionReference" | "title" | "description" | "status" | "periodStart" | "periodEnd" | "submittedDate" | "reviewDate" | "approvalDate" | "submittedById" | "reviewedById" | "submissionData" | "reviewNotes" | "rejectionReason" | "notes" | "companyId" | "createdAt" | "updatedAt";
                 order?: "ASC" | "DESC";
                 status?: "DRAFT" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED" | "REVISION_REQUIRED";
@@ -12493,6 +13245,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubmissionEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    submissionsAggregate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CmsAggregateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsAggregateEnvelopeDto"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -13523,15 +14359,17 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 /** @description A field of the type (system or non-private attribute); default id */
                 sort?: string;
                 order?: "ASC" | "DESC";
                 /** @description Only with draftAndPublish; default both */
                 status?: "draft" | "published";
-                /** @description Fields to answer, comma-separated (system or non-private attributes); id always comes back */
-                fields?: string;
-                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
-                after?: string;
             };
             header?: {
                 /** @description Client identifier */
@@ -13822,15 +14660,17 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description A filter in the filter language of custom tables, as JSON: `{"status":"ACTIVE"}`, operators (`{"createdAt":{"$gte":"2026-01-01"}}`), `$and`, `$or`, `$not` */
+                filter?: string;
+                /** @description Fields to answer, comma-separated; id always comes back */
+                fields?: string;
+                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
+                after?: string;
                 /** @description A field of the type (system or non-private attribute); default id */
                 sort?: string;
                 order?: "ASC" | "DESC";
                 /** @description Only with draftAndPublish; default both */
                 status?: "draft" | "published";
-                /** @description Fields to answer, comma-separated (system or non-private attributes); id always comes back */
-                fields?: string;
-                /** @description Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order) */
-                after?: string;
             };
             header?: {
                 /** @description Client identifier */

@@ -1,9 +1,7 @@
 import { companyScope } from '../access/company-rule';
 import type { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
-import type { SchemaDdl } from '../database/ddl';
-import type { CmsDdl } from './cms-ddl';
-import type { Params } from './cms-sql';
+import type { CmsDdl } from './cms-ddl.repository';
 import { CompiledType, ContentRecord } from './content-type.types';
 
 /**
@@ -12,21 +10,7 @@ import { CompiledType, ContentRecord } from './content-type.types';
  * company's, everyone else their own company's (another company's record answers 404). A
  * client-scoped type's records belong to the client (every reader sees them all).
  */
-export const isCompanyScoped = (type: CompiledType): boolean =>
-  type.definition.options.companyScoped === true;
-
-/**
- * The company the caller's reads and writes of the type are limited to: null when none (a
- * client-scoped type, or a caller who crosses companies), -1 (no record) for a caller without one.
- */
-export function companyLimit(type: CompiledType, principal: Principal): number | null {
-  return isCompanyScoped(type) ? companyScope(principal, 'records') : null;
-}
-
-/** The condition keeping the rows of `alias` within `limit` (none for null). */
-export function companyCondition(limit: number | null, params: Params, alias = 't'): string[] {
-  return limit === null ? [] : [`${alias}."company_id" = ${params.add(limit)}`];
-}
+export const isCompanyScoped = (type: CompiledType): boolean => type.companyScoped;
 
 /**
  * The company of a new record: the caller's, whatever their role (as for every other record);
@@ -66,7 +50,6 @@ export function relationCompany(
  * company, so every reader of the type sees them all. `assign` is refused (400) on any other PUT.
  */
 export async function changeCompanyScope(
-  ddl: SchemaDdl,
   cms: CmsDdl,
   from: CompiledType,
   to: CompiledType,
@@ -80,9 +63,7 @@ export async function changeCompanyScope(
     ]);
   }
   if (was === now) return;
-  const [{ filled }] = await ddl.query<{ filled: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM ${ddl.table(from.table)}) AS filled`,
-  );
+  const filled = await cms.hasRecords(from);
   if (filled && companyScope(principal, 'records') !== null) {
     throw AppError.forbidden('Only ADMIN and above change the company scope of a type that has records');
   }
@@ -93,8 +74,7 @@ export async function changeCompanyScope(
     );
   }
   if (assign !== undefined) {
-    const found = await ddl.query(`SELECT 1 FROM "public"."companies" WHERE id = $1`, [assign]);
-    if (!found.length) {
+    if (!(await cms.companyExists(assign))) {
       throw AppError.validation([{ field: 'companyId', message: 'companyId does not name a company' }]);
     }
   }

@@ -7,7 +7,7 @@ import { runSchemaDdlOn, SchemaDdl } from '../database/ddl';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { tenantContext } from '../tenancy/tenant-context';
-import { CmsDdl } from './cms-ddl';
+import { CmsDdl, CmsDdlRepository } from './cms-ddl.repository';
 
 /** Administrative connections kept per database while its types change (then closed when idle). */
 const MAX_CONNECTIONS = 2;
@@ -28,6 +28,7 @@ export class CmsDdlRunner implements OnModuleDestroy {
     private readonly config: AppConfig,
     private readonly databases: ClientDatabases,
     private readonly registry: ClientRegistry,
+    private readonly statements: CmsDdlRepository,
   ) {}
 
   async run<T>(work: (ddl: SchemaDdl, cms: CmsDdl) => Promise<T>): Promise<T> {
@@ -40,7 +41,7 @@ export class CmsDdlRunner implements OnModuleDestroy {
     let broken: Error | undefined;
     try {
       return await runSchemaDdlOn(connection, schema, (ddl) =>
-        work(ddl, new CmsDdl(ddl, client?.databaseUsername ?? null)),
+        work(ddl, this.statements.on(ddl, client?.databaseUsername ?? null)),
       );
     } catch (err) {
       // A connection that could not roll back is in an unknown state: it is not reused.

@@ -4,10 +4,17 @@ import {
   collectionNameProblem,
   columnName,
   joinTableName,
+  systemFieldsFor,
   tableName,
 } from './cms-names';
-import { compilePattern, linearPatternProblem } from './cms-regex';
-import { checkValue, isManyRelation, isNumberType, isStringType, stringWidth } from './cms-values';
+import { compilePattern, linearPatternProblem } from '../records/engine/patterns';
+import {
+  checkValue,
+  isManyRelation,
+  isNumberType,
+  isStringType,
+  stringWidth,
+} from '../records/engine/values';
 import {
   AttributeDefinition,
   CompiledField,
@@ -288,5 +295,15 @@ export function compile(definition: ContentTypeDefinition): CompiledType {
       regex: isStringType(def.type) ? compilePattern(def.regex) : null,
     });
   }
-  return { definition, collectionName: definition.collectionName, table, fields };
+  const { options } = definition;
+  return {
+    definition,
+    collectionName: definition.collectionName,
+    name: definition.collectionName,
+    table,
+    system: systemFieldsFor(options),
+    fields,
+    companyScoped: options.companyScoped === true,
+    draftAndPublish: options.draftAndPublish,
+  };
 }

@@ -3,6 +3,7 @@ import type { Principal } from '../access/principal';
 import { FieldError } from '../common/errors/app-error';
 import { companyScope } from '../access/company-rule';
 import { AttributeDefinition, CompiledType } from './content-type.types';
+import { CmsMediaRepository } from './cms-media.repository';
 
 /** Whether a file of this MIME type fits a media field's `allowedTypes` (`images` = image/*, `files` = the rest). */
 export function fitsAllowedTypes(def: AttributeDefinition, mime: string): boolean {
@@ -24,6 +25,7 @@ export function allowedTypesText(def: AttributeDefinition): string {
  * record's `company`; else 400 naming the field. One query for every id of the body.
  */
 export async function mediaProblems(
+  files: CmsMediaRepository,
   m: EntityManager,
   principal: Principal,
   type: CompiledType,
@@ -40,11 +42,7 @@ export async function mediaProblems(
   }
   if (!byField.size) return [];
   const readable = companyScope(principal, 'files');
-  const rows: { id: number; mime: string }[] = await m.query(
-    `SELECT id, mime FROM uploaded_files WHERE id = ANY($1::bigint[])
-        AND ($2::int IS NULL OR company_id = $2) AND ($3::int IS NULL OR company_id = $3)`,
-    [[...new Set([...byField.values()].flat())], readable, company],
-  );
+  const rows = await files.filesOf(m, [...new Set([...byField.values()].flat())], readable, company);
   const mimes = new Map(rows.map((r) => [Number(r.id), r.mime]));
   const errors: FieldError[] = [];
   for (const [name, ids] of byField) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SystemField } from '../records/engine/record-type';
 
 /** Collection names: lowercase, starting with a letter, at most 40 characters. */
 export const COLLECTION_NAME = /^[a-z][a-z0-9_]{0,39}$/;
@@ -18,6 +19,33 @@ export const SYSTEM_FIELDS = [
   ['company_id', 'companyId'],
 ] as const;
 export const SYSTEM_COLUMNS: ReadonlySet<string> = new Set(SYSTEM_FIELDS.map(([column]) => column));
+
+/** Filter type and column type of the system columns. */
+const SYSTEM_TYPES: Record<string, Pick<SystemField, 'type' | 'sql' | 'enum'>> = {
+  id: { type: 'biginteger', sql: 'bigint' },
+  created_at: { type: 'datetime', sql: 'timestamptz' },
+  updated_at: { type: 'datetime', sql: 'timestamptz' },
+  created_by_id: { type: 'integer', sql: 'integer' },
+  updated_by_id: { type: 'integer', sql: 'integer' },
+  published_at: { type: 'datetime', sql: 'timestamptz' },
+  published_by_id: { type: 'integer', sql: 'integer' },
+  publication_status: { type: 'enumeration', sql: 'varchar(20)', enum: ['DRAFT', 'PUBLISHED'] },
+  company_id: { type: 'integer', sql: 'integer' },
+};
+
+const PUBLICATION_FIELDS = new Set(['publishedAt', 'publishedById', 'publicationStatus']);
+
+/** The system fields a record of a type with these options shows. */
+export function systemFieldsFor(options: {
+  draftAndPublish: boolean;
+  companyScoped?: boolean;
+}): SystemField[] {
+  return SYSTEM_FIELDS.filter(
+    ([, json]) =>
+      (options.draftAndPublish || !PUBLICATION_FIELDS.has(json)) &&
+      (json !== 'companyId' || options.companyScoped === true),
+  ).map(([column, json]) => ({ column, json, ...SYSTEM_TYPES[column] }));
+}
 
 /** Names a collection may not take: routes under /api/cms and SQL keywords. */
 const RESERVED_COLLECTIONS = new Set(['content_types', 'migrations', 'count', 'search', 'bulk_delete']);

@@ -1,6 +1,5 @@
-import { isManyRelation } from './cms-values';
+import { isManyRelation } from '../records/engine/values';
 import { AttributeDefinition, CompiledType } from './content-type.types';
-import { systemFieldsOf } from './cms-sql';
 
 type Schema = Record<string, unknown>;
 
@@ -91,7 +90,7 @@ export function openApiFragment(type: CompiledType): Schema {
   const required: string[] = [];
   const record: Schema = { type: 'object', properties: recordProperties, required: ['id'] };
   const input: Schema = { type: 'object', properties: inputProperties, additionalProperties: false };
-  for (const [, json] of systemFieldsOf(type)) recordProperties[json] = SYSTEM_SCHEMAS[json];
+  for (const { json } of type.system) recordProperties[json] = SYSTEM_SCHEMAS[json];
   for (const field of type.fields.values()) {
     const schema = schemaOf(field.def);
     inputProperties[field.name] = schema;

@@ -1,12 +1,18 @@
 import { EntityManager } from 'typeorm';
 import { Principal } from '../access/principal';
 import { AppError, FieldError } from '../common/errors/app-error';
-import { quoteIdent } from '../database/ddl';
-import { companyCondition, relationCompany } from './cms-company-scope';
+import { relationCompany } from './cms-company-scope';
 import { mediaProblems } from './cms-media';
-import { Params } from './cms-sql';
-import { checkValue } from './cms-values';
+import { checkValue } from '../records/engine/values';
 import { ContentTypeCache } from './content-type-cache';
+import { CmsMediaRepository } from './cms-media.repository';
+import { RecordWriteRepository } from '../records/record-write.repository';
+
+/** The statements the reference checks of a write read through. */
+export interface WriteChecks {
+  writes: RecordWriteRepository;
+  media: CmsMediaRepository;
+}
 import { CompiledType } from './content-type.types';
 
 /** Checks a body against the definition: unknown fields, types, options, required; defaults fill gaps on create. */
@@ -52,6 +58,7 @@ export function recordValues(type: CompiledType, body: unknown, creating: boolea
  * company (and of the record's) or a file outside the field's `allowedTypes`.
  */
 export async function checkReferences(
+  repos: WriteChecks,
   types: ContentTypeCache,
   m: EntityManager,
   principal: Principal,
@@ -67,38 +74,11 @@ export async function checkReferences(
     const ids = Array.isArray(value) ? (value as number[]) : [value as number];
     if (!ids.length) continue;
     const target = all.get(field.def.target!);
-    const params = new Params();
-    const where = [
-      `t.id = ANY(${params.add(ids, 'bigint[]')})`,
-      ...companyCondition(target ? relationCompany(target, company, principal) : null, params),
-    ];
-    const found = await m.query(
-      `SELECT t.id FROM ${quoteIdent(field.targetTable)} t WHERE ${where.join(' AND ')}`,
-      params.values,
-    );
+    const limit = target ? relationCompany(target, company, principal) : null;
+    const found = await repos.writes.existing(m, field.targetTable, ids, limit);
     if (found.length !== ids.length)
       errors.push({ field: name, message: `refers to a ${field.def.target} record that does not exist` });
   }
-  errors.push(...(await mediaProblems(m, principal, type, values, company)));
+  errors.push(...(await mediaProblems(repos.media, m, principal, type, values, company)));
   if (errors.length) throw AppError.validation(errors);
-}
-
-/** The join-table rows of a record's many-valued relations (the old ones first dropped when `replace`). */
-export async function writeLinks(
-  m: EntityManager,
-  type: CompiledType,
-  id: number,
-  values: Record<string, unknown>,
-  replace = false,
-) {
-  for (const [name, value] of Object.entries(values)) {
-    const field = type.fields.get(name)!;
-    if (!field.joinTable) continue;
-    const join = quoteIdent(field.joinTable);
-    if (replace) await m.query(`DELETE FROM ${join} WHERE source_id = $1`, [id]);
-    const ids = (value ?? []) as number[];
-    if (ids.length) {
-      await m.query(`INSERT INTO ${join} (source_id, target_id) SELECT $1, unnest($2::bigint[])`, [id, ids]);
-    }
-  }
 }

@@ -1,9 +1,9 @@
 import { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
-import { quoteIdent } from '../database/ddl';
-import { TenantDatabase } from '../tenancy/tenant-database';
-import { companyCondition, isCompanyScoped } from './cms-company-scope';
-import { Params, selectList, toRecord } from './cms-sql';
+import { Params } from '../records/engine/params';
+import { toRecord } from '../records/engine/select';
+import { RecordQueryRepository } from '../records/record-query.repository';
+import { isCompanyScoped } from './cms-company-scope';
 import { ContentTypeCache } from './content-type-cache';
 import { CompiledType, ContentRecord } from './content-type.types';
 
@@ -39,19 +39,16 @@ export async function withFreshType<T>(
  * (locked when `lock`); 404 when there is none.
  */
 export async function readRecord(
-  db: TenantDatabase,
+  records: RecordQueryRepository,
   type: CompiledType,
   id: number,
   limit: number | null,
   m?: EntityManager,
   lock = false,
 ): Promise<ContentRecord> {
-  const params = new Params();
-  const where = [`t.id = ${params.add(id)}`, ...companyCondition(limit, params)];
-  const sql = `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE ${where.join(' AND ')}${lock ? ' FOR UPDATE' : ''}`;
-  const rows: Row[] = m ? await m.query(sql, params.values) : await db.query<Row>(sql, params.values);
-  if (!rows.length) throw AppError.notFound('Record');
-  return toRecord(type, rows[0]);
+  const row = await records.one(type, id, limit, m, lock);
+  if (!row) throw AppError.notFound('Record');
+  return toRecord(type, row);
 }
 
 /** The company limit of a company-scoped type's record reached through `company` (null: a client-scoped type). */
@@ -62,6 +59,6 @@ export function statusCondition(
   status: 'draft' | 'published' | undefined,
   params: Params,
 ): string[] {
-  if (!status || !type.definition.options.draftAndPublish) return [];
+  if (!status || !type.draftAndPublish) return [];
   return [`t."publication_status" = ${params.add(status === 'draft' ? 'DRAFT' : 'PUBLISHED')}`];
 }

@@ -3,14 +3,17 @@ import { EntityManager } from 'typeorm';
 import { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
 import { constraintViolation } from '../database/constraint-violation';
-import { quoteIdent } from '../database/ddl';
 import { RecordChanges } from '../records/record-changes';
 import { TenantDatabase } from '../tenancy/tenant-database';
-import { companyCondition, companyLimit, creationCompany, recordCompany } from './cms-company-scope';
-import { checkReferences, recordValues, writeLinks } from './cms-record-input';
-import { readRecord, Row, scopedTo, withFreshType } from './cms-record-read';
-import { Params, selectList, toRecord } from './cms-sql';
-import { checkValue } from './cms-values';
+import { creationCompany, recordCompany } from './cms-company-scope';
+import { companyLimit } from '../records/engine/record-engine';
+import { RecordQueryRepository } from '../records/record-query.repository';
+import { RecordWriteRepository } from '../records/record-write.repository';
+import { checkReferences, recordValues } from './cms-record-input';
+import { CmsMediaRepository } from './cms-media.repository';
+import { readRecord, scopedTo, withFreshType } from './cms-record-read';
+import { toRecord } from '../records/engine/select';
+import { checkValue } from '../records/engine/values';
 import { ContentTypeCache } from './content-type-cache';
 import { CompiledType, ContentRecord } from './content-type.types';
 import { contentRecordKind } from './content-record-kind';
@@ -24,6 +27,9 @@ export class CmsRecordWrites {
     private readonly db: TenantDatabase,
     private readonly types: ContentTypeCache,
     private readonly changes: RecordChanges,
+    private readonly records: RecordQueryRepository,
+    private readonly writes: RecordWriteRepository,
+    private readonly media: CmsMediaRepository,
   ) {}
 
   async create(principal: Principal, collection: string, body: unknown) {
@@ -31,26 +37,18 @@ export class CmsRecordWrites {
       const company = creationCompany(type, principal);
       const values = recordValues(type, body, true);
       const data = await this.write(type, async (m) => {
-        await checkReferences(this.types, m, principal, type, values, company);
-        const params = new Params();
-        const columns = ['"created_by_id"', '"updated_by_id"'];
-        const placeholders = [params.add(principal.userId), params.add(principal.userId)];
-        if (company !== null) {
-          columns.push('"company_id"');
-          placeholders.push(params.add(company));
-        }
-        for (const [name, value] of Object.entries(values)) {
-          const field = type.fields.get(name)!;
-          if (field.joinTable) continue;
-          columns.push(quoteIdent(field.column));
-          placeholders.push(params.add(value, field.sqlType!));
-        }
-        const [{ id }] = await m.query(
-          `INSERT INTO ${quoteIdent(type.table)} (${columns.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`,
-          params.values,
+        await checkReferences(
+          { writes: this.writes, media: this.media },
+          this.types,
+          m,
+          principal,
+          type,
+          values,
+          company,
         );
-        await writeLinks(m, type, Number(id), values);
-        const record = await readRecord(this.db, type, Number(id), null, m);
+        const id = await this.writes.insert(m, type, values, principal.userId, company);
+        await this.writes.writeLinks(m, type, id, values);
+        const record = await readRecord(this.records, type, id, null, m);
         await this.changes.created(m, contentRecordKind(type, principal), record);
         return record;
       });
@@ -62,8 +60,16 @@ export class CmsRecordWrites {
     return withFreshType(this.types, collection, async (type) => {
       const values = recordValues(type, body, false);
       const data = await this.write(type, async (m) => {
-        const before = await readRecord(this.db, type, id, companyLimit(type, principal), m, true);
-        await checkReferences(this.types, m, principal, type, values, recordCompany(type, before));
+        const before = await readRecord(this.records, type, id, companyLimit(type, principal), m, true);
+        await checkReferences(
+          { writes: this.writes, media: this.media },
+          this.types,
+          m,
+          principal,
+          type,
+          values,
+          recordCompany(type, before),
+        );
         return this.applyUpdate(m, principal, type, id, values, before);
       });
       return { data };
@@ -87,12 +93,7 @@ export class CmsRecordWrites {
     fileIds: number[],
   ): Promise<void> {
     const field = type.fields.get(fieldName)!;
-    const params = new Params();
-    const where = [`t.id = ${params.add(id)}`, ...companyCondition(scopedTo(type, company), params)];
-    const [current] = await m.query(
-      `SELECT t.${quoteIdent(field.column)} AS value FROM ${quoteIdent(type.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`,
-      params.values,
-    );
+    const current = await this.writes.lockedValue(m, type, id, fieldName, scopedTo(type, company));
     if (!current) {
       throw AppError.validation([
         { field: 'refId', message: `refId must name a ${type.collectionName} record` },
@@ -106,7 +107,7 @@ export class CmsRecordWrites {
         throw AppError.validation([{ field: 'field', message: `${fieldName} ${checked.message}` }]);
       value = JSON.stringify(checked.value);
     }
-    const before = await readRecord(this.db, type, id, null, m);
+    const before = await readRecord(this.records, type, id, null, m);
     await this.applyUpdate(m, principal, type, id, { [fieldName]: value }, before);
   }
 
@@ -119,18 +120,9 @@ export class CmsRecordWrites {
     values: Record<string, unknown>,
     before: ContentRecord,
   ): Promise<ContentRecord> {
-    const params = new Params();
-    const sets = [`"updated_at" = now()`, `"updated_by_id" = ${params.add(principal.userId)}`];
-    for (const [name, value] of Object.entries(values)) {
-      const field = type.fields.get(name)!;
-      if (!field.joinTable) sets.push(`${quoteIdent(field.column)} = ${params.add(value, field.sqlType!)}`);
-    }
-    await m.query(
-      `UPDATE ${quoteIdent(type.table)} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`,
-      params.values,
-    );
-    await writeLinks(m, type, id, values, true);
-    const after = await readRecord(this.db, type, id, null, m);
+    await this.writes.update(m, type, id, values, principal.userId);
+    await this.writes.writeLinks(m, type, id, values, true);
+    const after = await readRecord(this.records, type, id, null, m);
     await this.changes.updated(m, contentRecordKind(type, principal), before, after);
     return after;
   }
@@ -138,8 +130,8 @@ export class CmsRecordWrites {
   async remove(principal: Principal, collection: string, id: number): Promise<void> {
     return withFreshType(this.types, collection, async (type) => {
       await this.write(type, async (m) => {
-        const before = await readRecord(this.db, type, id, companyLimit(type, principal), m, true);
-        await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = $1`, [id]);
+        const before = await readRecord(this.records, type, id, companyLimit(type, principal), m, true);
+        await this.writes.remove(m, type, id);
         await this.changes.deleted(m, contentRecordKind(type, principal), before);
       });
     });
@@ -163,23 +155,10 @@ export class CmsRecordWrites {
       }
       const count = await this.write(type, async (m) => {
         // Ids of another company's records are not the caller's: skipped as ids that name nothing.
-        const params = new Params();
-        const where = [
-          `t.id = ANY(${params.add(ids, 'bigint[]')})`,
-          ...companyCondition(companyLimit(type, principal), params),
-        ];
-        const rows = await m.query(
-          `SELECT ${selectList(type)} FROM ${quoteIdent(type.table)} t WHERE ${where.join(' AND ')} FOR UPDATE`,
-          params.values,
-        );
-        if (rows.length) {
-          await m.query(`DELETE FROM ${quoteIdent(type.table)} WHERE id = ANY($1::bigint[])`, [
-            rows.map((row: Row) => row.id),
-          ]);
-        }
+        const rows = await this.writes.removeMany(m, type, ids as number[], companyLimit(type, principal));
         const kind = contentRecordKind(type, principal);
         for (const row of rows) await this.changes.deleted(m, kind, toRecord(type, row));
-        return rows.length as number;
+        return rows.length;
       });
       return { data: { count } };
     });
@@ -191,7 +170,7 @@ export class CmsRecordWrites {
         throw AppError.badRequest(`Content type "${collection}" has no draft and publish`);
       }
       const data = await this.write(type, async (m) => {
-        const before = await readRecord(this.db, type, id, companyLimit(type, principal), m, true);
+        const before = await readRecord(this.records, type, id, companyLimit(type, principal), m, true);
         const from = publish ? 'DRAFT' : 'PUBLISHED';
         if (before.publicationStatus !== from) {
           throw new AppError(
@@ -200,14 +179,8 @@ export class CmsRecordWrites {
             `Record is ${String(before.publicationStatus)}, not ${from}`,
           );
         }
-        const sets = publish
-          ? `"publication_status" = 'PUBLISHED', "published_at" = now(), "published_by_id" = $2`
-          : `"publication_status" = 'DRAFT', "published_at" = NULL, "published_by_id" = NULL`;
-        await m.query(
-          `UPDATE ${quoteIdent(type.table)} SET ${sets}, "updated_at" = now() WHERE id = $1`,
-          publish ? [id, principal.userId] : [id],
-        );
-        const after = await readRecord(this.db, type, id, null, m);
+        await this.writes.setPublication(m, type, id, publish ? principal.userId : null);
+        const after = await readRecord(this.records, type, id, null, m);
         const kind = contentRecordKind(type, principal);
         const action = publish ? 'published' : 'unpublished';
         await this.changes.updated(m, kind, before, after, `${kind.event}.${action}`, action);

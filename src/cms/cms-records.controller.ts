@@ -15,7 +15,7 @@ import {
   CmsAggregateDto,
   CmsAggregateEnvelopeDto,
   CmsGroupByDto,
-} from './dto/cms-aggregate.dto';
+} from '../records/aggregate.dto';
 
 const RECORD_BODY = {
   schema: { type: 'object', additionalProperties: true, description: 'Attributes of the content type' },

@@ -1,8 +1,8 @@
 import { validateDefinition, compile } from './cms-definition';
 import { attributeNameProblem, collectionNameProblem, columnName, joinTableName } from './cms-names';
-import { Params } from './cms-sql';
-import { filterSql } from './query/cms-filter';
-import { checkValue } from './cms-values';
+import { Params } from '../records/engine/params';
+import { filterSql } from '../records/engine/filter';
+import { checkValue } from '../records/engine/values';
 
 describe('custom table rules', () => {
   it('accepts only safe collection and attribute names', () => {

@@ -3,6 +3,8 @@ import { FileHooksModule } from '../files';
 import { RecordsModule } from '../records/records.module';
 import { CmsDdlRunner } from './cms-ddl-runner';
 import { CmsMediaLinks } from './cms-media-links';
+import { CmsMediaRepository } from './cms-media.repository';
+import { CmsDdlRepository } from './cms-ddl.repository';
 import { CmsRecordsController } from './cms-records.controller';
 import { CmsRecordQueries } from './cms-record-queries';
 import { CmsRecordWrites } from './cms-record-writes';
@@ -10,7 +12,6 @@ import { ContentTypeCache } from './content-type-cache';
 import { ContentTypeSync } from './content-type-sync.service';
 import { ContentTypesController } from './content-types.controller';
 import { ContentTypesService } from './content-types.service';
-import { CmsCursors } from './query/cms-cursor';
 
 /** Custom tables: runtime content types with real tables, and their records. */
 @Module({
@@ -25,7 +26,8 @@ import { CmsCursors } from './query/cms-cursor';
     CmsRecordQueries,
     CmsRecordWrites,
     CmsMediaLinks,
-    CmsCursors,
+    CmsMediaRepository,
+    CmsDdlRepository,
   ],
   exports: [ContentTypeSync],
 })

@@ -2,9 +2,9 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { RedisService } from '../redis/redis.service';
 import { tenantContext } from '../tenancy/tenant-context';
-import { TenantDatabase } from '../tenancy/tenant-database';
+import { CmsDdlRepository } from './cms-ddl.repository';
 import { compile } from './cms-definition';
-import { CompiledType, ContentTypeDefinition } from './content-type.types';
+import { CompiledType } from './content-type.types';
 
 const CHANNEL = 'cms:types:changed';
 /** Published by the sandbox registry when a client's sandboxes change (a schema may be new or gone). */
@@ -19,7 +19,7 @@ export class ContentTypeCache implements OnModuleInit {
   private readonly cache = new Map<string, Promise<Map<string, CompiledType>>>();
 
   constructor(
-    private readonly db: TenantDatabase,
+    private readonly statements: CmsDdlRepository,
     private readonly redis: RedisService,
   ) {}
 
@@ -62,10 +62,8 @@ export class ContentTypeCache implements OnModuleInit {
   }
 
   private async load(): Promise<Map<string, CompiledType>> {
-    const rows = await this.db.query<{ definition: ContentTypeDefinition }>(
-      'SELECT definition FROM content_type_definitions ORDER BY collection_name',
-    );
-    return new Map(rows.map((r) => [r.definition.collectionName, compile(r.definition)]));
+    const definitions = await this.statements.definitions();
+    return new Map(definitions.map((d) => [d.collectionName, compile(d)]));
   }
 }
 

@@ -2,13 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { SchemaDdl } from '../database/ddl';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
-import { CmsDdl } from './cms-ddl';
+import { CmsDdl, CmsDdlRepository } from './cms-ddl.repository';
 import { CmsDdlRunner } from './cms-ddl-runner';
 import { isCompanyScoped } from './cms-company-scope';
 import { compile } from './cms-definition';
 import { SYSTEM_COLUMNS } from './cms-names';
 import { ContentTypeCache } from './content-type-cache';
-import { readDefinitions } from './content-types.service';
 import { CompiledType } from './content-type.types';
 
 export interface SyncReport {
@@ -38,6 +37,7 @@ export class ContentTypeSync {
     private readonly databases: ClientDatabases,
     private readonly runner: CmsDdlRunner,
     private readonly cache: ContentTypeCache,
+    private readonly statements: CmsDdlRepository,
   ) {}
 
   async sync(): Promise<SyncReport> {
@@ -58,32 +58,20 @@ export class ContentTypeSync {
    */
   async cloneIntoSandbox(client: Client | null, schema: string, copyRows: boolean): Promise<void> {
     await this.databases.schemaDdl(client, schema, async (ddl) => {
-      const rows = await ddl.query<{ definition: CompiledType['definition'] }>(
-        'SELECT definition FROM public.content_type_definitions ORDER BY collection_name',
-      );
-      const types = rows.map((r) => compile(r.definition));
-      const cms = new CmsDdl(ddl, client?.databaseUsername ?? null);
+      const cms = this.statements.on(ddl, client?.databaseUsername ?? null);
+      const definitions = await cms.productionDefinitions();
+      const types = definitions.map((definition) => compile(definition));
       for (const type of types) await cms.createType(type, false);
       for (const type of types) for (const field of type.fields.values()) await cms.addField(type, field);
       if (copyRows) return;
-      for (const { definition } of rows) {
-        await ddl.query(
-          `INSERT INTO content_type_definitions (collection_name, definition) VALUES ($1, $2)`,
-          [definition.collectionName, JSON.stringify(definition)],
-        );
-      }
+      for (const definition of definitions) await cms.insertDefinition(definition);
     });
   }
 }
 
 async function reconcile(ddl: SchemaDdl, cms: CmsDdl, report: SyncReport): Promise<void> {
-  const types = [...(await readDefinitions(ddl)).values()].map(compile);
-  const columns = await ddl.query<{ table_name: string; column_name: string; type: string }>(
-    `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS type
-       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relname LIKE 'cms\\_%' AND a.attnum > 0 AND NOT a.attisdropped`,
-    [ddl.schema],
-  );
+  const types = [...(await cms.readDefinitions()).values()].map(compile);
+  const columns = await cms.tableColumns();
   const tables = new Map<string, Map<string, string>>();
   for (const c of columns) {
     if (!tables.has(c.table_name)) tables.set(c.table_name, new Map());
@@ -93,7 +81,7 @@ async function reconcile(ddl: SchemaDdl, cms: CmsDdl, report: SyncReport): Promi
   // Missing tables first (bare), so that foreign keys between them find their targets.
   const missing = types.filter((t) => !tables.has(t.table));
   for (const type of missing) {
-    await attempt(ddl, report, type, async () => {
+    await attempt(cms, report, type, async () => {
       await cms.createType(type, false);
       report.successes.push(`${type.table}: table created`);
     });
@@ -103,7 +91,7 @@ async function reconcile(ddl: SchemaDdl, cms: CmsDdl, report: SyncReport): Promi
     const existing = tables.get(type.table) ?? new Map<string, string>();
     const before = report.successes.length + report.warnings.length + report.errors.length;
     if (isCompanyScoped(type) && !missing.includes(type) && !existing.has('company_id')) {
-      await attempt(ddl, report, type, async () => {
+      await attempt(cms, report, type, async () => {
         await cms.addCompanyColumn(type);
         report.successes.push(`${type.table}.company_id: column created`);
       });
@@ -121,7 +109,7 @@ async function reconcile(ddl: SchemaDdl, cms: CmsDdl, report: SyncReport): Promi
         }
         continue;
       }
-      await attempt(ddl, report, type, async () => {
+      await attempt(cms, report, type, async () => {
         await cms.addField(type, field);
         report.successes.push(
           `${type.table}.${field.joinTable ?? field.column}: ${field.joinTable ? 'join table' : 'column'} created`,
@@ -143,13 +131,10 @@ async function reconcile(ddl: SchemaDdl, cms: CmsDdl, report: SyncReport): Promi
 }
 
 /** One step of the sync inside a savepoint: a failure is reported and the rest goes on. */
-async function attempt(ddl: SchemaDdl, report: SyncReport, type: CompiledType, work: () => Promise<void>) {
-  await ddl.query('SAVEPOINT cms_sync');
+async function attempt(cms: CmsDdl, report: SyncReport, type: CompiledType, work: () => Promise<void>) {
   try {
-    await work();
-    await ddl.query('RELEASE SAVEPOINT cms_sync');
+    await cms.inSavepoint(work);
   } catch (err) {
-    await ddl.query('ROLLBACK TO SAVEPOINT cms_sync');
     report.errors.push(`${type.table}: ${(err as Error).message}`);
   }
 }

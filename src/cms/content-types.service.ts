@@ -4,7 +4,7 @@ import { AppError } from '../common/errors/app-error';
 import { SchemaDdl } from '../database/ddl';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { Principal } from '../access/principal';
-import { CmsDdl } from './cms-ddl';
+import { CmsDdl } from './cms-ddl.repository';
 import { CmsDdlRunner } from './cms-ddl-runner';
 import { changeCompanyScope } from './cms-company-scope';
 import { assertCms, canCms } from './cms-permissions';
@@ -45,17 +45,14 @@ export class ContentTypesService {
   async create(body: unknown) {
     // Checked once before any SQL, again under the lock against the schema's current types.
     validateDefinition(body, new Set((await this.cache.all()).keys()));
-    const definition = await this.withDdl(async (ddl, cms) => {
-      const existing = await readDefinitions(ddl);
+    const definition = await this.withDdl(async (_ddl, cms) => {
+      const existing = await cms.readDefinitions();
       const def = validateDefinition(body, new Set(existing.keys()));
       if (existing.has(def.collectionName)) {
         throw AppError.conflict(`A content type named "${def.collectionName}" exists`);
       }
       await cms.createType(compile(def));
-      await ddl.query(`INSERT INTO content_type_definitions (collection_name, definition) VALUES ($1, $2)`, [
-        def.collectionName,
-        JSON.stringify(def),
-      ]);
+      await cms.insertDefinition(def);
       return def;
     });
     await this.committed(
@@ -88,23 +85,20 @@ export class ContentTypesService {
     }
     const input = { ...named, collectionName };
     validateDefinition(input, new Set((await this.cache.all()).keys()));
-    const { before, after } = await this.withDdl(async (ddl, cms) => {
-      const existing = await readDefinitions(ddl, true);
+    const { before, after } = await this.withDdl(async (_ddl, cms) => {
+      const existing = await cms.readDefinitions(true);
       const old = existing.get(collectionName);
       if (!old) throw AppError.notFound('Content type');
       const def = validateDefinition(input, new Set(existing.keys()), old.options.companyScoped === true);
       const [from, to] = [compile(old), compile(def)];
-      await changeCompanyScope(ddl, cms, from, to, principal, assignCompanyId);
+      await changeCompanyScope(cms, from, to, principal, assignCompanyId);
       for (const [name, field] of from.fields) if (!to.fields.has(name)) await cms.dropField(from, field);
       for (const [name, field] of to.fields) {
         const previous = from.fields.get(name);
         if (!previous) await cms.addField(to, field);
         else await cms.changeField(to, previous, field);
       }
-      await ddl.query(
-        `UPDATE content_type_definitions SET definition = $2, updated_at = now() WHERE collection_name = $1`,
-        [collectionName, JSON.stringify(def)],
-      );
+      await cms.updateDefinition(def);
       return { before: old, after: def };
     });
     await this.committed('UPDATE', collectionName, `Content type "${collectionName}" updated`, before, after);
@@ -113,8 +107,8 @@ export class ContentTypesService {
 
   async remove(collectionName: string): Promise<void> {
     await this.cache.get(collectionName);
-    const removed = await this.withDdl(async (ddl, cms) => {
-      const existing = await readDefinitions(ddl, true);
+    const removed = await this.withDdl(async (_ddl, cms) => {
+      const existing = await cms.readDefinitions(true);
       const def = existing.get(collectionName);
       if (!def) throw AppError.notFound('Content type');
       const referrers = [...existing.values()].filter(
@@ -128,7 +122,7 @@ export class ContentTypesService {
         );
       }
       await cms.dropType(compile(def));
-      await ddl.query(`DELETE FROM content_type_definitions WHERE collection_name = $1`, [collectionName]);
+      await cms.deleteDefinition(collectionName);
       return def;
     });
     await this.committed('DELETE', collectionName, `Content type "${collectionName}" deleted`, removed, null);
@@ -174,17 +168,6 @@ export class ContentTypesService {
       }),
     );
   }
-}
-
-/** Definitions of the schema the DDL transaction is bound to (rows locked when `lock`). */
-export async function readDefinitions(
-  ddl: SchemaDdl,
-  lock = false,
-): Promise<Map<string, ContentTypeDefinition>> {
-  const rows = await ddl.query<{ definition: ContentTypeDefinition }>(
-    `SELECT definition FROM ${ddl.table('content_type_definitions')} ORDER BY collection_name${lock ? ' FOR UPDATE' : ''}`,
-  );
-  return new Map(rows.map((r) => [r.definition.collectionName, r.definition]));
 }
 
 export { collectionNameProblem };

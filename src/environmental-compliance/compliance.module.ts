@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RecordsModule } from '../records/records.module';
+import { ComplianceRepository } from './compliance.repository';
 import { ComplianceDailyJobs } from './daily/compliance-daily-jobs';
 import { ComplianceDailyScheduler } from './daily/compliance-daily.scheduler';
 import { ObligationsController } from './obligations/obligations.controller';
@@ -27,6 +28,7 @@ export const ENVIRONMENTAL_COMPLIANCE_ENTITIES = [
     ObligationsService,
     SubmissionsService,
     ComplianceDailyJobs,
+    ComplianceRepository,
     ComplianceDailyScheduler,
   ],
 })

@@ -6,6 +6,7 @@ import { unitRecordKind, UnitRecordsService } from '../units';
 import { WorkOrder } from '../work-orders';
 import { CreateFailureDto, UpdateFailureDto } from './dto/failure.dto';
 import { Failure } from './entities/failure.entity';
+import { FAILURE_TYPE } from './failure.record-type';
 
 const KIND = unitRecordKind(Failure, {
   createdVerb: 'recorded',
@@ -18,6 +19,7 @@ const KIND = unitRecordKind(Failure, {
 @Injectable()
 export class FailuresService extends UnitRecordsService<Failure> {
   protected readonly kind = KIND;
+  protected readonly type = FAILURE_TYPE;
 
   create(principal: Principal, dto: CreateFailureDto) {
     return this.createFor(

@@ -2,7 +2,7 @@ import { Body, Param, Query } from '@nestjs/common';
 import { CurrentPrincipal } from '../access/access-rules';
 import { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
-import { CountEnvelopeDto, EnvelopeOf, PageOf } from '../records/record-envelopes';
+import { CountEnvelopeDto, EnvelopeOf, ListPageOf } from '../records/record-envelopes';
 import { Route } from '../access/route.decorator';
 import { RecordsController } from '../records/records.controller';
 import {
@@ -50,7 +50,7 @@ export class OutagesController extends RecordsController(OutagesService, {
   @Route('GET', 'active', {
     summary: 'ACTIVE outages, latest actual start first (not started last)',
     permissions: ['outage_events:read'],
-    response: PageOf(OutageDto),
+    response: ListPageOf(OutageDto),
     badRequest: true,
   })
   active(@CurrentPrincipal() principal: Principal, @Query() q: OutagePageQueryDto) {
@@ -60,7 +60,7 @@ export class OutagesController extends RecordsController(OutagesService, {
   @Route('GET', 'unit/:unitId', {
     summary: 'Outages of a unit, newest created first',
     permissions: ['outage_events:read'],
-    response: PageOf(OutageDto),
+    response: ListPageOf(OutageDto),
     notFound: true,
     badRequest: true,
   })

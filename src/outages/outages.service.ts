@@ -4,7 +4,11 @@ import { Failure } from '../failures';
 import { checkReferences } from '../records/check-references';
 import { withDates } from '../common/validation/datetime';
 import { findScoped, rejectNulls } from '../records/find-scoped';
-import { countScoped, listScoped, listScopedBy } from '../records/list-records';
+import { companyScope } from '../access/company-rule';
+import { RecordEngine } from '../records/engine/record-engine';
+import { RecordChanges } from '../records/record-changes';
+import { TenantDatabase } from '../tenancy/tenant-database';
+import { OutagesRepository } from './outages.repository';
 import { endAfterStart, ensureOrdered } from '../records/ordered-fields';
 import { recordKind } from '../records/record-changes';
 import { RecordsService } from '../records/records.service';
@@ -15,6 +19,7 @@ import { WorkOrder } from '../work-orders';
 import { CreateOutageDto, OUTAGE_DATES, OutageQueryDto, UpdateOutageDto } from './dto/outage.dto';
 import { OutageEvent } from './entities/outage-event.entity';
 import { OUTAGE_MOVES } from './outage-moves';
+import { OUTAGE_TYPE } from './outage.record-type';
 
 export const OUTAGE_KIND = recordKind(OutageEvent, {
   event: 'outage',
@@ -46,34 +51,36 @@ type Page = { page: number; pageSize: number };
 @Injectable()
 export class OutagesService extends RecordsService<OutageEvent> {
   protected readonly kind = OUTAGE_KIND;
+  protected readonly type = OUTAGE_TYPE;
+
+  constructor(
+    db: TenantDatabase,
+    changes: RecordChanges,
+    engine: RecordEngine,
+    private readonly outages: OutagesRepository,
+  ) {
+    super(db, changes, engine);
+  }
 
   list(principal: Principal, q: OutageQueryDto) {
     const { status, outageType, approvalStatus } = q;
-    return this.db.run((m) =>
-      listScoped(m, OutageEvent, principal, q, { status, outageType, approvalStatus }),
-    );
+    return this.listRecords(principal, q, { status, outageType, approvalStatus });
   }
 
   count(principal: Principal) {
-    return this.db.run((m) => countScoped(m, OutageEvent, principal));
+    return this.countRecords(principal);
   }
 
   /** ACTIVE outages, latest actual start first, those not started yet last. */
   active(principal: Principal, page: Page) {
-    return this.db.run((m) =>
-      listScopedBy(m, OutageEvent, principal, page, (qb) =>
-        qb.andWhere("r.status = 'ACTIVE'").orderBy('r.actualStart', 'DESC', 'NULLS LAST'),
-      ),
-    );
+    return this.db.run((m) => this.outages.active(m, companyScope(principal), page));
   }
 
   /** Outages of one unit (which must be the caller's: 404 otherwise), newest created first. */
   async ofUnit(principal: Principal, unitId: number, page: Page) {
     return this.db.run(async (m) => {
       await findScoped(m, Unit, 'Unit', principal, unitId);
-      return listScopedBy(m, OutageEvent, principal, page, (qb) =>
-        qb.andWhere('r.unit_id = :unitId', { unitId }).orderBy('r.createdAt', 'DESC'),
-      );
+      return this.outages.ofUnit(m, companyScope(principal), unitId, page);
     });
   }
 

@@ -2,6 +2,7 @@ import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { Principal } from '../access/principal';
 import { AppError } from '../common/errors/app-error';
 import { companyScope } from '../access/company-rule';
+import { recordRows } from './records.repository';
 
 /**
  * One record by id within the caller's company scope, optionally locked for update; else 404.
@@ -15,7 +16,7 @@ export async function findScoped<E extends ObjectLiteral>(
   id: number,
   lock = false,
 ): Promise<E> {
-  const record = await scopedById(m, entity, id, companyScope(principal), lock);
+  const record = await recordRows.byId(m, entity, id, companyScope(principal), lock);
   if (!record) throw AppError.notFound(label);
   return record;
 }
@@ -36,7 +37,7 @@ export async function findReference<E extends ObjectLiteral>(
   ref: Reference<E>,
   id: number,
 ): Promise<E> {
-  const record = await scopedById(m, ref.entity, id, ref.companyId, false);
+  const record = await recordRows.byId(m, ref.entity, id, ref.companyId, false);
   if (!record)
     throw AppError.validation([
       { field: ref.field, message: `${ref.field} ${id} does not name ${ref.names}` },
@@ -51,17 +52,4 @@ export function rejectNulls(dto: object, required: string[]) {
     .filter((field) => given[field] === null)
     .map((field) => ({ field, message: `${field} must not be null` }));
   if (problems.length) throw AppError.validation(problems);
-}
-
-function scopedById<E extends ObjectLiteral>(
-  m: EntityManager,
-  entity: EntityTarget<E>,
-  id: number,
-  companyId: number | null,
-  lock: boolean,
-): Promise<E | null> {
-  const qb = m.getRepository(entity).createQueryBuilder('r').where('r.id = :id', { id });
-  if (companyId !== null) qb.andWhere('r.company_id = :companyId', { companyId });
-  if (lock) qb.setLock('pessimistic_write');
-  return qb.getOne();
 }

@@ -5,6 +5,7 @@ import { Principal } from '../access/principal';
 import { previousOf } from '../events/domain-event';
 import { DomainEvents } from '../events/domain-events';
 import { findScoped } from './find-scoped';
+import { recordRows } from './records.repository';
 import { applyMove, MoveTable } from './transitions';
 
 /** A record the change writer can audit: it has an id. */
@@ -124,9 +125,7 @@ export class RecordChanges {
 
   /** Deletes the record (softly when its entity has a `@DeleteDateColumn`), audited and published. */
   async removed<E extends ScopedRecord>(m: EntityManager, kind: RecordKind<E>, record: E) {
-    const repo = m.getRepository(kind.entity);
-    if (repo.metadata.deleteDateColumn) await repo.softDelete(record.id);
-    else await repo.delete(record.id);
+    await recordRows.remove(m, kind.entity, record.id);
     await this.deleted(m, kind, record);
   }
 
@@ -169,7 +168,7 @@ export class RecordChanges {
       now: new Date(),
       input: target.input,
     });
-    const after = await m.getRepository(kind.entity).save(next);
+    const after = await recordRows.save(m, kind.entity, next);
     await this.updated(m, kind, before, after, move.event);
     return after;
   }

@@ -1,9 +1,11 @@
 import { Type } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { PageMetaDto } from '../common/pagination/pagination.dto';
 
 const envelopes = new Map<Type<unknown>, Type<unknown>>();
 const pages = new Map<Type<unknown>, Type<unknown>>();
+const lists = new Map<string, Type<unknown>>();
 
 const baseName = (view: Type<unknown>) => view.name.replace(/Dto$/, '');
 
@@ -41,4 +43,67 @@ export class CountDto {
 /** Swagger type of `{ data: { count } }`. */
 export class CountEnvelopeDto {
   @ApiProperty({ type: CountDto }) data: CountDto;
+}
+
+const SELECTED_FIELDS: SchemaObject = {
+  type: 'object',
+  description: 'A record narrowed by fields=',
+  required: ['id'],
+  properties: { id: { type: 'integer' } },
+  additionalProperties: true,
+};
+
+/** `meta.pagination` of a list on the record engine: the page, and the next cursor when the query used the engine's parameters. */
+export class EnginePaginationDto {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    nullable: true,
+    example: 1,
+    description: '1-based page number; null on a page read by cursor',
+  })
+  page: number | null;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 100, example: 25 }) pageSize: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1 }) pageCount: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1, description: 'Matches across all pages' })
+  total: number;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description:
+      'Cursor of the next page (`after=`), null on the last page; present when the query gave filter, fields or after',
+  })
+  nextCursor?: string | null;
+}
+
+export class EnginePageMetaDto {
+  @ApiProperty({ type: EnginePaginationDto }) pagination: EnginePaginationDto;
+}
+
+/**
+ * Swagger type of a records list on the engine (`WorkOrderDto` → `WorkOrderPageDto`; a view has one page type: every list of a resource on the engine uses this one): its items the
+ * view or, when `narrowable`, a record narrowed by `fields=`; its meta with the next cursor.
+ */
+export function ListPageOf(view: Type<unknown>, narrowable = true): Type<unknown> {
+  const key = `${view.name}:${narrowable}`;
+  let page = lists.get(key);
+  if (!page) {
+    @ApiExtraModels(view)
+    class Page {
+      @ApiProperty({
+        type: 'array',
+        items: narrowable
+          ? { anyOf: [{ $ref: getSchemaPath(view) }, SELECTED_FIELDS] }
+          : { $ref: getSchemaPath(view) },
+        description: narrowable
+          ? 'The records; with `fields=` only the fields named (and id)'
+          : 'The records',
+      })
+      data: unknown[];
+      @ApiProperty({ type: EnginePageMetaDto }) meta: EnginePageMetaDto;
+    }
+    Object.defineProperty(Page, 'name', { value: `${baseName(view)}PageDto` });
+    lists.set(key, (page = Page));
+  }
+  return page;
 }

@@ -1,10 +1,11 @@
 import { Body, Controller, Inject, Param, Query, Type } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
+import { CmsAggregateDto, CmsAggregateEnvelopeDto, CmsGroupByDto } from './aggregate.dto';
 import { CurrentPrincipal } from '../access/access-rules';
 import type { Resource } from '../access/permissions';
 import { Principal } from '../access/principal';
 import { IdParam } from '../common/validation/id-param.pipe';
-import { EnvelopeOf, PageOf } from './record-envelopes';
+import { EnvelopeOf, ListPageOf } from './record-envelopes';
 import { Route } from '../access/route.decorator';
 
 /** What a records controller calls; `RecordsService` plus the resource's list, create and update. */
@@ -14,9 +15,10 @@ export interface RecordsApi {
   create(principal: Principal, dto: object): Promise<unknown>;
   update(principal: Principal, id: number, dto: object): Promise<unknown>;
   remove(principal: Principal, id: number): Promise<void>;
+  aggregate(principal: Principal, body: unknown): Promise<unknown>;
 }
 
-type Route = 'list' | 'get' | 'create' | 'update' | 'remove';
+type Route = 'list' | 'get' | 'create' | 'update' | 'remove' | 'aggregate';
 
 export interface RecordsControllerSpec {
   /** Route prefix (`api/work-orders`) and Swagger tag. */
@@ -31,6 +33,11 @@ export interface RecordsControllerSpec {
   create: Type<unknown>;
   update: Type<unknown>;
   query: Type<unknown>;
+  /**
+   * Whether the list documents records narrowed by `fields=` (default true). False keeps the page's
+   * items typed as the full view for the typed client (units, whose client example reads every field).
+   */
+  narrowable?: boolean;
   /** Summaries that say more than the default ones. */
   summaries?: Partial<Record<Route, string>>;
   /** Routes that can answer 409, and when (e.g. `update: 'INVALID_TRANSITION: ...'`). */
@@ -48,6 +55,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
   const envelope = EnvelopeOf(spec.view);
 
   @ApiTags(spec.tag)
+  @ApiExtraModels(CmsGroupByDto)
   @Controller(spec.path)
   class Records {
     constructor(@Inject(service) readonly records: S) {}
@@ -55,11 +63,26 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
     @Route('GET', '', {
       summary: summary('list', `List ${spec.many} (paged, company-scoped)`),
       permissions: [`${resource}:read`],
-      response: PageOf(spec.view),
+      response: ListPageOf(spec.view, spec.narrowable ?? true),
       badRequest: true,
     })
     list(@CurrentPrincipal() principal: Principal, @Query() query: object) {
       return this.records.list(principal, query);
+    }
+
+    @Route('POST', 'aggregate', {
+      summary: summary(
+        'aggregate',
+        `Count, sum, average, minimum and maximum of the ${spec.many} a filter selects, optionally grouped`,
+      ),
+      permissions: [`${resource}:read`],
+      response: CmsAggregateEnvelopeDto,
+      status: 200,
+      badRequest: true,
+    })
+    @ApiBody({ type: CmsAggregateDto })
+    aggregate(@CurrentPrincipal() principal: Principal, @Body() body: Record<string, unknown>) {
+      return this.records.aggregate(principal, body);
     }
 
     @Route('GET', ':id', {
@@ -112,6 +135,7 @@ export function RecordsController<S extends RecordsApi>(service: Type<S>, spec: 
     create: [Object, spec.create],
     update: [Object, Number, spec.update],
     remove: [Object, Number],
+    aggregate: [Object, Object],
   };
   for (const [route, types] of Object.entries(paramTypes)) {
     Reflect.defineMetadata('design:paramtypes', types, Records.prototype, route);

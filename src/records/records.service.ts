@@ -2,8 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DeepPartial, EntityManager } from 'typeorm';
 import { Principal } from '../access/principal';
 import { TenantDatabase } from '../tenancy/tenant-database';
+import { asksEngine } from './engine-query';
+import { parseFilter, RecordEngine } from './engine/record-engine';
+import { RecordType } from './engine/record-type';
 import { findScoped } from './find-scoped';
+import { recordRows } from './records.repository';
 import { RecordChanges, RecordKind, ScopedRecord } from './record-changes';
+import { SortedPage } from './sorted-page-query';
 import { MoveTable } from './transitions';
 
 /**
@@ -14,11 +19,36 @@ import { MoveTable } from './transitions';
 @Injectable()
 export abstract class RecordsService<E extends ScopedRecord> {
   protected abstract readonly kind: RecordKind<E>;
+  /** How the record engine reads the type (`<feature>.record-type.ts`). */
+  protected abstract readonly type: RecordType;
 
   constructor(
     protected readonly db: TenantDatabase,
     protected readonly changes: RecordChanges,
+    protected readonly engine: RecordEngine,
   ) {}
+
+  /**
+   * A page of the type through the record engine: the query's order, its `filter`, `fields` and
+   * `after`, the resource's own equality filters (undefined ones ignored), the caller's company.
+   */
+  protected listRecords(principal: Principal, q: SortedPage, equals: Record<string, unknown> = {}) {
+    return this.engine.list(this.type, principal, q, {
+      filter: parseFilter(q.filter),
+      equals,
+      cursors: asksEngine(q),
+    });
+  }
+
+  /** `{ data: { count } }` of the records the caller sees (with the resource's equality filters). */
+  protected countRecords(principal: Principal, equals: Record<string, unknown> = {}) {
+    return this.engine.count(this.type, principal, { equals });
+  }
+
+  /** Counts, sums, averages, minima and maxima of the records a filter selects (`POST .../aggregate`). */
+  aggregate(principal: Principal, body: unknown) {
+    return this.engine.aggregate(this.type, principal, body);
+  }
 
   async get(principal: Principal, id: number): Promise<{ data: E }> {
     return { data: await this.db.run((m) => this.find(m, principal, id)) };
@@ -48,12 +78,8 @@ export abstract class RecordsService<E extends ScopedRecord> {
   }
 
   protected async insert(m: EntityManager, values: DeepPartial<E>, message?: string): Promise<E> {
-    const repo = m.getRepository(this.kind.entity);
-    const record = await repo.save(repo.create(values));
     // Columns a read never shows (deletedAt, bookkeeping) stay out of the answer and the event too.
-    for (const column of repo.metadata.columns.filter((c) => !c.isSelect)) {
-      delete (record as Record<string, unknown>)[column.propertyName];
-    }
+    const record = await recordRows.insert(m, this.kind.entity, values);
     await this.changes.created(m, this.kind, record, message);
     return record;
   }
@@ -66,7 +92,7 @@ export abstract class RecordsService<E extends ScopedRecord> {
   ): Promise<{ data: E }> {
     const data = await this.db.transaction(async (m) => {
       const before = await this.find(m, principal, id, true);
-      const after = await m.getRepository(this.kind.entity).save(await change(m, before));
+      const after = await recordRows.save(m, this.kind.entity, await change(m, before));
       await this.changes.updated(m, this.kind, before, after);
       return after;
     });

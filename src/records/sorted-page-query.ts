@@ -2,13 +2,13 @@ import { Type } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { getMetadataArgsStorage } from 'typeorm';
-import { PageQueryDto } from '../common/pagination/pagination';
+import { EngineParams, EngineQueryDto } from './engine-query';
 
 export const SORT_ORDERS = ['ASC', 'DESC'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /** What a sorted list query hands the list helpers. */
-export interface SortedPage {
+export interface SortedPage extends EngineParams {
   page: number;
   pageSize: number;
   sort: string;
@@ -18,11 +18,11 @@ export interface SortedPage {
 /**
  * Base of a list query: `page` (1-based, default 1), `pageSize` (default 25, at most 100), `sort`
  * one of the allowed fields by JSON name (default `id`; anything else 400) and `order` ASC | DESC
- * (default DESC). Extend it with the resource's filters; keep them flat, as every query DTO.
+ * (default DESC), and the engine's `filter`, `fields` and `after`. Extend it with the resource's filters; keep them flat, as every query DTO.
  */
 export function SortedPageQuery<S extends string>(sorts: readonly S[]) {
   if (!sorts.includes('id' as S)) throw new Error('A sorted page query must allow sorting by id');
-  class SortedPageQueryDto extends PageQueryDto implements SortedPage {
+  class SortedPageQueryDto extends EngineQueryDto implements SortedPage {
     @ApiPropertyOptional({ enum: sorts, default: 'id' })
     @IsOptional()
     @IsIn(sorts)

@@ -4,7 +4,6 @@ import { DeepPartial, EntityManager } from 'typeorm';
 import { Principal } from '../access/principal';
 import { rejectNulls } from '../records/find-scoped';
 import { RecordKind, recordKind } from '../records/record-changes';
-import { listScoped } from '../records/list-records';
 import { RecordsService } from '../records/records.service';
 import { SortedPage } from '../records/sorted-page-query';
 import { unitReference } from './unit-reference';
@@ -56,9 +55,7 @@ export abstract class UnitRecordsService<E extends UnitRecord> extends RecordsSe
   protected abstract override readonly kind: UnitRecordKind<E>;
 
   list(principal: Principal, q: UnitRecordQuery) {
-    return this.db.run((m) =>
-      listScoped(m, this.kind.entity, principal, q, { status: q.status, unitId: q.unitId }),
-    );
+    return this.listRecords(principal, q, { status: q.status, unitId: q.unitId });
   }
 
   /** `check` sees the body against the unit's company before the insert (further references). */

@@ -13,5 +13,6 @@ export class UnitsController extends RecordsController(UnitsService, {
   create: CreateUnitDto,
   update: UpdateUnitDto,
   query: UnitQueryDto,
+  narrowable: false,
   summaries: { create: 'Create a unit in the caller’s company' },
 }) {}

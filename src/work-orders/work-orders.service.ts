@@ -3,6 +3,7 @@ import { Principal } from '../access/principal';
 import { unitRecordKind, UnitRecordsService } from '../units';
 import { CreateWorkOrderDto, UpdateWorkOrderDto } from './dto/work-order.dto';
 import { WorkOrder } from './entities/work-order.entity';
+import { WORK_ORDER_TYPE } from './work-order.record-type';
 
 const KIND = unitRecordKind(WorkOrder, {
   required: ['title', 'unitId', 'status', 'priority'],
@@ -15,6 +16,7 @@ const KIND = unitRecordKind(WorkOrder, {
 @Injectable()
 export class WorkOrdersService extends UnitRecordsService<WorkOrder> {
   protected readonly kind = KIND;
+  protected readonly type = WORK_ORDER_TYPE;
 
   create(principal: Principal, dto: CreateWorkOrderDto) {
     return this.createFor(principal, dto);

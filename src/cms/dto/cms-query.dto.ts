@@ -1,9 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { PageQueryDto } from '../../common/pagination/pagination';
+import { EngineQueryDto } from '../../records/engine-query';
 
-/** Query of custom-table lists and searches; `sort` is checked against the type by the service. */
-export class CmsListQueryDto extends PageQueryDto {
+/**
+ * Query of custom-table lists and searches: the engine's `filter`, `fields` and `after`, and `sort`
+ * (checked against the type by the service), `order` and the publication `status`.
+ */
+export class CmsListQueryDto extends EngineQueryDto {
   @ApiPropertyOptional({ description: 'A field of the type (system or non-private attribute); default id' })
   @IsOptional()
   @Matches(/^[a-zA-Z][a-zA-Z0-9_]{0,62}$/, { message: 'sort must be a field name' })
@@ -21,24 +24,6 @@ export class CmsListQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(['draft', 'published'])
   status?: 'draft' | 'published';
-
-  @ApiPropertyOptional({
-    description: 'Fields to answer, comma-separated (system or non-private attributes); id always comes back',
-    example: 'name,capacity',
-  })
-  @IsOptional()
-  @Matches(/^[a-zA-Z][a-zA-Z0-9_]{0,62}(,[a-zA-Z][a-zA-Z0-9_]{0,62}){0,119}$/, {
-    message: 'fields must be field names separated by commas',
-  })
-  fields?: string;
-
-  @ApiPropertyOptional({
-    description:
-      'Cursor of the page to read: meta.pagination.nextCursor of the previous page (same sort and order)',
-  })
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{1,900}\.[A-Za-z0-9_-]{43}$/, { message: 'after must be a cursor' })
-  after?: string;
 }
 
 /** Query of the count endpoint. */

@@ -5,19 +5,10 @@ import { ClientRegistry } from '../../tenancy/client-registry';
 import { MASTER_CLIENT, PRODUCTION_SCHEMA, TenantClient, tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
 import { OBLIGATION_KIND } from '../obligations/obligations.service';
-import { ComplianceObligation } from '../obligations/entities/compliance-obligation.entity';
-import { EnvironmentalPermit } from '../permits/entities/environmental-permit.entity';
+import { ComplianceRepository, DAILY_BATCH, EXPIRY_NOTICE_DAYS, NoticeDue } from '../compliance.repository';
 import { PERMIT_KIND } from '../permits/permits.service';
 
-/** Days before expiry at which `permit.expiring` goes out, each once per expiry date. */
-export const EXPIRY_NOTICE_DAYS = [90, 30, 7] as const;
 const DAY_MS = 86_400_000;
-const BATCH = 500;
-/** SQL: the smallest threshold a permit's expiry date ($1 = now) has reached (7, 30 or 90). */
-const NOTICE_DUE = `CASE ${[...EXPIRY_NOTICE_DAYS]
-  .reverse()
-  .map((days) => `WHEN expiry_date <= $1::timestamptz + interval '${days} days' THEN ${days}`)
-  .join(' ')} END`;
 
 export interface DailyResult {
   permitsExpired: number;
@@ -39,6 +30,7 @@ export class ComplianceDailyJobs {
     private readonly db: TenantDatabase,
     private readonly changes: RecordChanges,
     private readonly registry: ClientRegistry,
+    private readonly compliance: ComplianceRepository,
   ) {}
 
   /** Runs the day's work for a client by identifier (`master` for the master database). */
@@ -67,12 +59,10 @@ export class ComplianceDailyJobs {
 
   private expirePermits(now: Date): Promise<number> {
     return this.inBatches(
-      `SELECT id FROM environmental_permits WHERE status = 'ACTIVE' AND expiry_date < $1
-        ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      [now],
-      async (m, id) => {
-        const before = await m.findOneByOrFail(EnvironmentalPermit, { id });
-        const after = await m.save(EnvironmentalPermit, { ...before, status: 'EXPIRED' });
+      (m) => this.compliance.lockExpiredPermits(m, now).then((ids) => ids.map((id) => ({ id, due: 0 }))),
+      async (m, { id }) => {
+        const before = await this.compliance.permit(m, id);
+        const after = await this.compliance.savePermit(m, { ...before, status: 'EXPIRED' });
         await this.changes.updated(m, PERMIT_KIND, before, after);
       },
     );
@@ -85,17 +75,10 @@ export class ComplianceDailyJobs {
   private sendExpiryNotices(now: Date): Promise<number> {
     const until = new Date(now.getTime() + EXPIRY_NOTICE_DAYS[0] * DAY_MS);
     return this.inBatches(
-      `SELECT id, due FROM (
-         SELECT id, expiry_notice_days, ${NOTICE_DUE} AS due FROM environmental_permits
-          WHERE status = 'ACTIVE' AND expiry_date BETWEEN $1 AND $2
-          ORDER BY id FOR UPDATE SKIP LOCKED) p
-        WHERE expiry_notice_days IS NULL OR expiry_notice_days > due
-        LIMIT ${BATCH}`,
-      [now, until],
-      async (m, id, row) => {
-        const permit = await m.findOneByOrFail(EnvironmentalPermit, { id });
-        const due = Number(row.due);
-        await m.query('UPDATE environmental_permits SET expiry_notice_days = $2 WHERE id = $1', [id, due]);
+      (m) => this.compliance.lockNoticesDue(m, now, until),
+      async (m, { id, due }) => {
+        const permit = await this.compliance.permit(m, id);
+        await this.compliance.setNoticeDays(m, id, due);
         const daysLeft = Math.ceil((permit.expiryDate!.getTime() - now.getTime()) / DAY_MS);
         const attributes = { ...permit, daysBeforeExpiry: due, daysLeft };
         await this.changes.publish(m, PERMIT_KIND, 'permit.expiring', attributes, null);
@@ -105,40 +88,37 @@ export class ComplianceDailyJobs {
 
   private markOverdue(now: Date): Promise<number> {
     return this.inBatches(
-      `SELECT id FROM compliance_obligations WHERE status = 'ACTIVE' AND next_due_date < $1
-        ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      [now],
-      async (m, id) => {
-        const before = await m.findOneByOrFail(ComplianceObligation, { id });
-        const after = await m.save(ComplianceObligation, { ...before, status: 'OVERDUE' });
+      (m) => this.compliance.lockOverdueObligations(m, now).then((ids) => ids.map((id) => ({ id, due: 0 }))),
+      async (m, { id }) => {
+        const before = await this.compliance.obligation(m, id);
+        const after = await this.compliance.saveObligation(m, { ...before, status: 'OVERDUE' });
         await this.changes.updated(m, OBLIGATION_KIND, before, after, 'obligation.overdue');
       },
     );
   }
 
   /**
-   * Handles the rows `select` finds, a batch per transaction, until a batch comes back short;
+   * Handles the rows `lock` finds, a batch per transaction, until a batch comes back short;
    * answers how many were handled. A row is handled once per run even if it still matches.
    */
   private async inBatches(
-    select: string,
-    params: unknown[],
-    each: (m: EntityManager, id: number, row: Record<string, unknown>) => Promise<void>,
+    lock: (m: EntityManager) => Promise<NoticeDue[]>,
+    each: (m: EntityManager, row: NoticeDue) => Promise<void>,
   ): Promise<number> {
     let done = 0;
     const seen = new Set<number>();
     for (;;) {
       const handled = await this.db.transaction(async (m) => {
-        const rows: { id: number }[] = await m.query(select, params);
+        const rows = await lock(m);
         const fresh = rows.filter((r) => !seen.has(r.id));
         for (const row of fresh) {
           seen.add(row.id);
-          await each(m, row.id, row);
+          await each(m, row);
           done++;
         }
         return fresh.length;
       });
-      if (handled < BATCH) return done;
+      if (handled < DAILY_BATCH) return done;
     }
   }
 }

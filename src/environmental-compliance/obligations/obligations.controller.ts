@@ -2,7 +2,7 @@ import { Param, Query } from '@nestjs/common';
 import { CurrentPrincipal } from '../../access/access-rules';
 import { Principal } from '../../access/principal';
 import { IdParam } from '../../common/validation/id-param.pipe';
-import { CountEnvelopeDto, EnvelopeOf, PageOf } from '../../records/record-envelopes';
+import { CountEnvelopeDto, EnvelopeOf, ListPageOf } from '../../records/record-envelopes';
 import { Route } from '../../access/route.decorator';
 import { RecordsController } from '../../records/records.controller';
 import {
@@ -41,7 +41,7 @@ export class ObligationsController extends RecordsController(ObligationsService,
   @Route('GET', 'overdue', {
     summary: 'ACTIVE or OVERDUE obligations past their due date, most overdue first',
     permissions: ['compliance_obligations:read'],
-    response: PageOf(ObligationDto),
+    response: ListPageOf(ObligationDto),
     badRequest: true,
   })
   overdue(@CurrentPrincipal() principal: Principal, @Query() q: ObligationPageQueryDto) {
@@ -51,7 +51,7 @@ export class ObligationsController extends RecordsController(ObligationsService,
   @Route('GET', 'upcoming', {
     summary: 'ACTIVE obligations due within daysAhead days (default 30), soonest first',
     permissions: ['compliance_obligations:read'],
-    response: PageOf(ObligationDto),
+    response: ListPageOf(ObligationDto),
     badRequest: true,
   })
   upcoming(@CurrentPrincipal() principal: Principal, @Query() q: UpcomingObligationsQueryDto) {
@@ -61,7 +61,7 @@ export class ObligationsController extends RecordsController(ObligationsService,
   @Route('GET', 'permit/:permitId', {
     summary: 'Obligations of a permit, newest first',
     permissions: ['compliance_obligations:read'],
-    response: PageOf(ObligationDto),
+    response: ListPageOf(ObligationDto),
     notFound: true,
     badRequest: true,
   })

@@ -5,13 +5,12 @@ import { AppError } from '../../common/errors/app-error';
 import { checkReferences } from '../../records/check-references';
 import { withDates } from '../../common/validation/datetime';
 import { findScoped, rejectNulls } from '../../records/find-scoped';
-import { countScoped, listScoped, listScopedBy } from '../../records/list-records';
+import { companyScope } from '../../access/company-rule';
 import { recordKind } from '../../records/record-changes';
-import { RecordsService } from '../../records/records.service';
+import { ComplianceRecordsService } from '../compliance-records.service';
 import { User } from '../../identity';
 import { EnvironmentalPermit } from '../permits/entities/environmental-permit.entity';
 import {
-  CreateObligationDto,
   OBLIGATION_DATES,
   ObligationPageQueryDto,
   ObligationQueryDto,
@@ -20,6 +19,7 @@ import {
 } from './dto/obligation.dto';
 import { ComplianceObligation } from './entities/compliance-obligation.entity';
 import { OBLIGATION_MOVES } from './obligation-moves';
+import { OBLIGATION_TYPE } from './obligation.record-type';
 
 export const OBLIGATION_KIND = recordKind(ComplianceObligation, {
   event: 'obligation',
@@ -36,64 +36,38 @@ const DAY_MS = 86_400_000;
 
 /** Compliance obligations of the caller's company, their listings and completion. */
 @Injectable()
-export class ObligationsService extends RecordsService<ComplianceObligation> {
+export class ObligationsService extends ComplianceRecordsService<ComplianceObligation> {
   protected readonly kind = OBLIGATION_KIND;
+  protected readonly type = OBLIGATION_TYPE;
+  protected readonly rules = { dates: OBLIGATION_DATES, order: [], references: REFERENCES };
 
   list(principal: Principal, q: ObligationQueryDto) {
     const { status, obligationType } = q;
-    return this.db.run((m) => listScoped(m, ComplianceObligation, principal, q, { status, obligationType }));
+    return this.listRecords(principal, q, { status, obligationType });
   }
 
   count(principal: Principal) {
-    return this.db.run((m) => countScoped(m, ComplianceObligation, principal));
+    return this.countRecords(principal);
   }
 
   /** ACTIVE or OVERDUE obligations due before now, most overdue first. */
   overdue(principal: Principal, q: ObligationPageQueryDto) {
-    return this.db.run((m) =>
-      listScopedBy(m, ComplianceObligation, principal, q, (qb) =>
-        qb
-          .andWhere("r.status IN ('ACTIVE', 'OVERDUE')")
-          .andWhere('r.next_due_date < :now', { now: new Date() })
-          .orderBy('r.nextDueDate', 'ASC'),
-      ),
-    );
+    return this.db.run((m) => this.compliance.overdueObligations(m, companyScope(principal), new Date(), q));
   }
 
   /** ACTIVE obligations with now ≤ nextDueDate ≤ now + daysAhead, soonest first. */
   upcoming(principal: Principal, q: UpcomingObligationsQueryDto) {
     const now = new Date();
     const until = new Date(now.getTime() + q.daysAhead * DAY_MS);
-    return this.db.run((m) =>
-      listScopedBy(m, ComplianceObligation, principal, q, (qb) =>
-        qb
-          .andWhere("r.status = 'ACTIVE'")
-          .andWhere('r.next_due_date BETWEEN :now AND :until', { now, until })
-          .orderBy('r.nextDueDate', 'ASC'),
-      ),
-    );
+    return this.db.run((m) => this.compliance.upcomingObligations(m, companyScope(principal), now, until, q));
   }
 
   /** Obligations of one permit (the caller's: 404 otherwise), newest first. */
   ofPermit(principal: Principal, permitId: number, q: ObligationPageQueryDto) {
     return this.db.run(async (m) => {
       await findScoped(m, EnvironmentalPermit, 'Permit', principal, permitId);
-      return listScopedBy(m, ComplianceObligation, principal, q, (qb) =>
-        qb.andWhere('r.permit_id = :permitId', { permitId }).orderBy('r.id', 'DESC'),
-      );
+      return this.compliance.permitObligations(m, companyScope(principal), permitId, q);
     });
-  }
-
-  async create(principal: Principal, dto: CreateObligationDto) {
-    const data = await this.db.transaction(async (m) => {
-      await checkReferences(m, principal, dto, REFERENCES);
-      const values = withDates(dto, OBLIGATION_DATES);
-      return this.insert(m, {
-        ...values,
-        companyId: principal.companyId,
-      });
-    });
-    return { data };
   }
 
   update(principal: Principal, id: number, dto: UpdateObligationDto) {
@@ -120,10 +94,7 @@ export class ObligationsService extends RecordsService<ComplianceObligation> {
 
   /** An obligation whose submissions remain stays (409). */
   protected override async beforeRemove(m: EntityManager, obligation: ComplianceObligation) {
-    const [{ n }] = await m.query(
-      'SELECT count(*)::int AS n FROM compliance_submissions WHERE obligation_id = $1',
-      [obligation.id],
-    );
+    const n = await this.compliance.submissionsOfObligation(m, obligation.id);
     if (n) throw AppError.conflict(`Obligation "${obligation.title}" still has ${n} submission(s)`);
   }
 }

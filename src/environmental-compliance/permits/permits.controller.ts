@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/common';
 import { CurrentPrincipal } from '../../access/access-rules';
 import { Principal } from '../../access/principal';
-import { CountEnvelopeDto, PageOf } from '../../records/record-envelopes';
+import { CountEnvelopeDto, ListPageOf } from '../../records/record-envelopes';
 import { Route } from '../../access/route.decorator';
 import { RecordsController } from '../../records/records.controller';
 import {
@@ -47,7 +47,7 @@ export class PermitsController extends RecordsController(PermitsService, {
   @Route('GET', 'expiring', {
     summary: 'ACTIVE permits expiring within daysAhead days (default 90), soonest first',
     permissions: ['environmental_permits:read'],
-    response: PageOf(PermitDto),
+    response: ListPageOf(PermitDto),
     badRequest: true,
   })
   expiring(@CurrentPrincipal() principal: Principal, @Query() q: ExpiringPermitsQueryDto) {
@@ -57,7 +57,7 @@ export class PermitsController extends RecordsController(PermitsService, {
   @Route('GET', 'by-status', {
     summary: 'Permits with the given status, newest first',
     permissions: ['environmental_permits:read'],
-    response: PageOf(PermitDto),
+    response: ListPageOf(PermitDto),
     badRequest: true,
   })
   byStatus(@CurrentPrincipal() principal: Principal, @Query() q: PermitsByStatusQueryDto) {

@@ -4,14 +4,13 @@ import { AppError } from '../../common/errors/app-error';
 import { Principal } from '../../access/principal';
 import { withDates } from '../../common/validation/datetime';
 import { rejectNulls } from '../../records/find-scoped';
-import { countScoped, listScoped, listScopedBy } from '../../records/list-records';
+import { companyScope } from '../../access/company-rule';
 import { endAfterStart, ensureOrdered } from '../../records/ordered-fields';
 import { recordKind } from '../../records/record-changes';
-import { RecordsService } from '../../records/records.service';
+import { ComplianceRecordsService } from '../compliance-records.service';
 import { Unit } from '../../units';
 import { checkReferences } from '../../records/check-references';
 import {
-  CreatePermitDto,
   ExpiringPermitsQueryDto,
   PERMIT_DATES,
   PermitQueryDto,
@@ -19,6 +18,7 @@ import {
   UpdatePermitDto,
 } from './dto/permit.dto';
 import { EnvironmentalPermit } from './entities/environmental-permit.entity';
+import { PERMIT_TYPE } from './permit.record-type';
 
 export const PERMIT_KIND = recordKind(EnvironmentalPermit, {
   event: 'permit',
@@ -34,55 +34,29 @@ const DAY_MS = 86_400_000;
 
 /** Environmental permits of the caller's company; a permit with obligations is not deleted (409). */
 @Injectable()
-export class PermitsService extends RecordsService<EnvironmentalPermit> {
+export class PermitsService extends ComplianceRecordsService<EnvironmentalPermit> {
   protected readonly kind = PERMIT_KIND;
+  protected readonly type = PERMIT_TYPE;
+  protected readonly rules = { dates: PERMIT_DATES, order: ORDER, references: REFERENCES };
 
   list(principal: Principal, q: PermitQueryDto) {
     const { status, permitType } = q;
-    return this.db.run((m) => listScoped(m, EnvironmentalPermit, principal, q, { status, permitType }));
+    return this.listRecords(principal, q, { status, permitType });
   }
 
   count(principal: Principal) {
-    return this.db.run((m) => countScoped(m, EnvironmentalPermit, principal));
+    return this.countRecords(principal);
   }
 
   /** ACTIVE permits with now ≤ expiryDate ≤ now + daysAhead, soonest first. */
   expiring(principal: Principal, q: ExpiringPermitsQueryDto) {
     const now = new Date();
     const until = new Date(now.getTime() + q.daysAhead * DAY_MS);
-    return this.db.run((m) =>
-      listScopedBy(m, EnvironmentalPermit, principal, q, (qb) =>
-        qb
-          .andWhere("r.status = 'ACTIVE'")
-          .andWhere('r.expiry_date BETWEEN :now AND :until', { now, until })
-          .orderBy('r.expiryDate', 'ASC'),
-      ),
-    );
+    return this.db.run((m) => this.compliance.expiringPermits(m, companyScope(principal), now, until, q));
   }
 
   byStatus(principal: Principal, q: PermitsByStatusQueryDto) {
-    return this.db.run((m) =>
-      listScoped(
-        m,
-        EnvironmentalPermit,
-        principal,
-        { ...q, sort: 'id', order: 'DESC' },
-        { status: q.status },
-      ),
-    );
-  }
-
-  async create(principal: Principal, dto: CreatePermitDto) {
-    const data = await this.db.transaction(async (m) => {
-      const values = withDates(dto, PERMIT_DATES);
-      ensureOrdered(values, ORDER);
-      await checkReferences(m, principal, dto, REFERENCES);
-      return this.insert(m, {
-        ...values,
-        companyId: principal.companyId,
-      });
-    });
-    return { data };
+    return this.listRecords(principal, { ...q, sort: 'id', order: 'DESC' }, { status: q.status });
   }
 
   update(principal: Principal, id: number, dto: UpdatePermitDto) {
@@ -93,7 +67,7 @@ export class PermitsService extends RecordsService<EnvironmentalPermit> {
       await checkReferences(m, principal, dto, REFERENCES, before.companyId);
       if (next.expiryDate?.getTime() !== before.expiryDate?.getTime()) {
         // A new expiry date starts the 90/30/7-day notices afresh.
-        await m.query('UPDATE environmental_permits SET expiry_notice_days = NULL WHERE id = $1', [id]);
+        await this.compliance.setNoticeDays(m, id, null);
       }
       return next;
     });
@@ -101,10 +75,7 @@ export class PermitsService extends RecordsService<EnvironmentalPermit> {
 
   /** A permit whose obligations remain stays (409). */
   protected override async beforeRemove(m: EntityManager, permit: EnvironmentalPermit) {
-    const [{ n }] = await m.query(
-      'SELECT count(*)::int AS n FROM compliance_obligations WHERE permit_id = $1',
-      [permit.id],
-    );
+    const n = await this.compliance.obligationsOfPermit(m, permit.id);
     if (n) throw AppError.conflict(`Permit "${permit.permitNumber}" still has ${n} obligation(s)`);
   }
 }

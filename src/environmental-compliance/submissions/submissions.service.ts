@@ -4,20 +4,17 @@ import { RecordChanges } from '../../records/record-changes';
 import { checkReferences } from '../../records/check-references';
 import { withDates } from '../../common/validation/datetime';
 import { findScoped, rejectNulls } from '../../records/find-scoped';
-import { countScoped, listScoped } from '../../records/list-records';
 import { endAfterStart, ensureOrdered } from '../../records/ordered-fields';
 import { recordKind } from '../../records/record-changes';
-import { RecordsService } from '../../records/records.service';
+import { ComplianceRecordsService } from '../compliance-records.service';
 import { ensureEditable } from '../../records/transitions';
 import { TenantDatabase } from '../../tenancy/tenant-database';
+import { RecordEngine } from '../../records/engine/record-engine';
+import { SUBMISSION_TYPE } from './submission.record-type';
+import { ComplianceRepository } from '../compliance.repository';
 import { ComplianceObligation } from '../obligations/entities/compliance-obligation.entity';
 import { ObligationsService } from '../obligations/obligations.service';
-import {
-  CreateSubmissionDto,
-  SUBMISSION_DATES,
-  SubmissionQueryDto,
-  UpdateSubmissionDto,
-} from './dto/submission.dto';
+import { SUBMISSION_DATES, SubmissionQueryDto, UpdateSubmissionDto } from './dto/submission.dto';
 import { ComplianceSubmission } from './entities/compliance-submission.entity';
 import { SUBMISSION_MOVES } from './submission-moves';
 
@@ -39,37 +36,28 @@ export type SubmissionMove = 'submit' | 'review' | 'approve' | 'reject' | 'reque
 
 /** Compliance submissions of the caller's company and their review workflow. */
 @Injectable()
-export class SubmissionsService extends RecordsService<ComplianceSubmission> {
+export class SubmissionsService extends ComplianceRecordsService<ComplianceSubmission> {
   protected readonly kind = SUBMISSION_KIND;
+  protected readonly type = SUBMISSION_TYPE;
+  protected readonly rules = { dates: SUBMISSION_DATES, order: ORDER, references: REFERENCES };
 
   constructor(
     db: TenantDatabase,
     changes: RecordChanges,
+    engine: RecordEngine,
+    compliance: ComplianceRepository,
     private readonly obligations: ObligationsService,
   ) {
-    super(db, changes);
+    super(db, changes, engine, compliance);
   }
 
   list(principal: Principal, q: SubmissionQueryDto) {
     const { status, obligationId } = q;
-    return this.db.run((m) => listScoped(m, ComplianceSubmission, principal, q, { status, obligationId }));
+    return this.listRecords(principal, q, { status, obligationId });
   }
 
   count(principal: Principal) {
-    return this.db.run((m) => countScoped(m, ComplianceSubmission, principal));
-  }
-
-  async create(principal: Principal, dto: CreateSubmissionDto) {
-    const data = await this.db.transaction(async (m) => {
-      const values = withDates(dto, SUBMISSION_DATES);
-      ensureOrdered(values, ORDER);
-      await checkReferences(m, principal, dto, REFERENCES);
-      return this.insert(m, {
-        ...values,
-        companyId: principal.companyId,
-      });
-    });
-    return { data };
+    return this.countRecords(principal);
   }
 
   update(principal: Principal, id: number, dto: UpdateSubmissionDto) {

@@ -1,6 +1,6 @@
+import { EngineQueryDto } from '../../records/engine-query';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PageQueryDto } from '../../common/pagination/pagination';
 import { UNIT_STATUSES, UnitStatus } from '../entities/unit.entity';
 
 export class CreateUnitDto {
@@ -44,7 +44,7 @@ export class CreateUnitDto {
 
 export class UpdateUnitDto extends PartialType(CreateUnitDto) {}
 
-export class UnitQueryDto extends PageQueryDto {
+export class UnitQueryDto extends EngineQueryDto {
   @ApiPropertyOptional({ enum: UNIT_STATUSES })
   @IsOptional()
   @IsIn(UNIT_STATUSES)

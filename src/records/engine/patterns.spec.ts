@@ -1,5 +1,5 @@
-import { checkValue } from './cms-values';
-import { compilePattern, linearPatternProblem } from './cms-regex';
+import { checkValue } from './values';
+import { compilePattern, linearPatternProblem } from './patterns';
 
 describe('field patterns', () => {
   it('match in linear time a pattern that backtracks exponentially elsewhere', () => {

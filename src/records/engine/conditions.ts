@@ -1,7 +1,8 @@
 import { quoteIdent } from '../../database/ddl';
-import { Params } from '../cms-sql';
-import { checkValue } from '../cms-values';
-import { CompiledField } from '../content-type.types';
+import { Params } from './params';
+import { RecordField } from './record-type';
+import { QueryableField } from './select';
+import { checkValue } from './values';
 
 /** Field operators of filters. */
 export const OPERATORS = [
@@ -28,19 +29,6 @@ export const isOperator = (op: string): op is Operator => (OPERATORS as readonly
 /** Most values of `$in` and `$nin`. */
 export const MAX_IN_VALUES = 1000;
 
-/** Filter type and column type of the system columns. */
-export const SYSTEM_TYPES: Record<string, { type: string; sql: string }> = {
-  id: { type: 'biginteger', sql: 'bigint' },
-  created_at: { type: 'datetime', sql: 'timestamptz' },
-  updated_at: { type: 'datetime', sql: 'timestamptz' },
-  created_by_id: { type: 'integer', sql: 'integer' },
-  updated_by_id: { type: 'integer', sql: 'integer' },
-  published_at: { type: 'datetime', sql: 'timestamptz' },
-  published_by_id: { type: 'integer', sql: 'integer' },
-  publication_status: { type: 'enumeration', sql: 'varchar(20)' },
-  company_id: { type: 'integer', sql: 'integer' },
-};
-
 type Failure = { message: string };
 type Checked = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -61,23 +49,23 @@ const isTextColumn = (sqlType: string | null | undefined) =>
 
 /**
  * One operator on one column of the row aliased `alias`: the SQL condition, or why the operator or
- * value does not fit the field. `field` is null for system columns. Values are parameters.
+ * value does not fit the field. Values are parameters.
  */
 export function fieldCondition(
   alias: string,
-  column: string,
-  field: CompiledField | null,
+  target: QueryableField,
   op: Operator,
   value: unknown,
   params: Params,
 ): string | Failure {
+  const { column, field } = target;
   const col = `${alias}.${quoteIdent(column)}`;
   const join = field?.joinTable ? quoteIdent(field.joinTable) : null;
   const linked = (extra: string) =>
     `EXISTS (SELECT 1 FROM ${join} j WHERE j."source_id" = ${alias}."id"${extra})`;
   const multipleMedia = field?.def.type === 'media' && !!field.def.multiple;
-  const one = valueChecker(column, field);
-  const sqlType = field ? field.sqlType : SYSTEM_TYPES[column].sql;
+  const one = valueChecker(target);
+  const sqlType = field ? field.sqlType : target.system!.sql;
 
   if (op === '$null' || op === '$notNull') {
     if (op === '$notNull' && value !== true) return { message: '$notNull takes true' };
@@ -155,7 +143,7 @@ export function fieldCondition(
 }
 
 /** Checks one filter value against the field's type (not the options a stored value must meet). */
-export function valueChecker(column: string, field: CompiledField | null): (v: unknown) => Checked {
+export function valueChecker({ field, system }: QueryableField): (v: unknown) => Checked {
   return (v) => {
     if (field?.joinTable || field?.def.type === 'relation') {
       return typeof v === 'number' && Number.isSafeInteger(v) && v > 0
@@ -167,11 +155,9 @@ export function valueChecker(column: string, field: CompiledField | null): (v: u
         ? { ok: true, value: v }
         : { ok: false, message: 'must be a file id' };
     }
-    const def = field
-      ? { ...field.def, required: false }
-      : { type: SYSTEM_TYPES[column].type, enum: ['DRAFT', 'PUBLISHED'] };
+    const def = field ? { ...field.def, required: false } : { type: system!.type, enum: system!.enum };
     const loose = {
-      ...(def as CompiledField['def']),
+      ...(def as RecordField['def']),
       min: undefined,
       max: undefined,
       minLength: undefined,

@@ -1,12 +1,12 @@
 import { AppError } from '../../common/errors/app-error';
-import { queryableField } from '../cms-sql';
-import { CompiledType } from '../content-type.types';
+import { RecordType } from './record-type';
+import { queryableField } from './select';
 
 /**
  * `fields=a,b`: the names a list or search answers, `id` always among them; undefined answers every
  * field. An unknown or private name is 400 on `fields`.
  */
-export function chosenFields(type: CompiledType, fields: string | undefined): Set<string> | undefined {
+export function chosenFields(type: RecordType, fields: string | undefined): Set<string> | undefined {
   if (fields === undefined) return undefined;
   const names = fields.split(',').map((name) => name.trim());
   const unknown = names.filter((name) => !queryableField(type, name));
@@ -14,7 +14,7 @@ export function chosenFields(type: CompiledType, fields: string | undefined): Se
     throw AppError.validation([
       {
         field: 'fields',
-        message: `${unknown.map((n) => `"${n}"`).join(', ')}: not fields of this content type`,
+        message: `${unknown.map((n) => `"${n}"`).join(', ')}: not fields of this type`,
       },
     ]);
   }

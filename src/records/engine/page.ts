@@ -1,8 +1,8 @@
 import { quoteIdent } from '../../database/ddl';
-import { Params, selectList, sortField } from '../cms-sql';
-import { CompiledType } from '../content-type.types';
-import { SYSTEM_TYPES } from './cms-conditions';
-import { CursorPosition } from './cms-cursor';
+import { CursorPosition } from './cursor';
+import { Params } from './params';
+import { RecordType } from './record-type';
+import { selectList, sortField, sqlTypeOf } from './select';
 
 type Row = Record<string, unknown>;
 type Run = (sql: string, values: unknown[]) => Promise<Row[]>;
@@ -11,7 +11,7 @@ type Run = (sql: string, values: unknown[]) => Promise<Row[]>;
 export const SORT_TEXT = '$sort';
 
 export interface PageQuery {
-  type: CompiledType;
+  type: RecordType;
   /** Fields to answer (undefined: all). */
   fields?: ReadonlySet<string>;
   /** Conditions of the filter, status and scope, and their parameter values. */
@@ -85,7 +85,8 @@ async function count(run: Run, q: PageQuery, step: Step): Promise<number> {
 }
 
 function stepsOf(q: PageQuery): Step[] {
-  const { column, field } = sortField(q.type, q.sort);
+  const target = sortField(q.type, q.sort);
+  const { column, field } = target;
   const dir = q.order === 'ASC' ? 'ASC' : 'DESC';
   const after = dir === 'ASC' ? '>' : '<';
   const id = `t."id"`;
@@ -99,22 +100,27 @@ function stepsOf(q: PageQuery): Step[] {
     ];
   }
   const col = `t.${quoteIdent(column)}`;
-  const sqlType = field ? field.sqlType! : SYSTEM_TYPES[column].sql;
+  const sqlType = sqlTypeOf(target);
   const unique = !!(field?.def.unique || field?.def.relation === 'oneToOne');
   const nulls = (from: number | null): Step => ({
     where: (p) => `${col} IS NULL${from === null ? '' : ` AND ${id} ${after} ${p.add(from, 'bigint')}`}`,
     order: `${id} ${dir}`,
   });
-  if (position && position.value === null) return [nulls(position.id)];
-  const valued: Step = {
+  const valued = (from: CursorPosition | null): Step => ({
     where: (p) => {
-      if (!position) return `${col} IS NOT NULL`;
-      const value = p.add(position.value, sqlType);
+      if (!from) return `${col} IS NOT NULL`;
+      const value = p.add(from.value, sqlType);
       return unique
         ? `${col} ${after} ${value}`
-        : `(${col} ${after} ${value} OR (${col} = ${value} AND ${id} ${after} ${p.add(position.id, 'bigint')}))`;
+        : `(${col} ${after} ${value} OR (${col} = ${value} AND ${id} ${after} ${p.add(from.id, 'bigint')}))`;
     },
     order: unique ? `${col} ${dir}` : `${col} ${dir}, ${id} ${dir}`,
-  };
-  return [valued, nulls(null)];
+  });
+  if (dir === 'DESC' && q.type.nullsFirstWhenDescending) {
+    // PostgreSQL's own order: rows without a value come first when descending.
+    if (!position) return [nulls(null), valued(null)];
+    return position.value === null ? [nulls(position.id), valued(null)] : [valued(position)];
+  }
+  if (position && position.value === null) return [nulls(position.id)];
+  return [valued(position), nulls(null)];
 }

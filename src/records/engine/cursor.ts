@@ -20,7 +20,7 @@ const MAX_CURSOR = 1000;
  * or moved to another table (400).
  */
 @Injectable()
-export class CmsCursors {
+export class RecordCursors {
   private readonly key: Buffer;
 
   constructor(config: AppConfig) {

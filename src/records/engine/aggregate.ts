@@ -1,9 +1,9 @@
 import { AppError, FieldError } from '../../common/errors/app-error';
 import { quoteIdent } from '../../database/ddl';
-import { Params, queryableField } from '../cms-sql';
-import { isNumberType } from '../cms-values';
-import { CompiledField, CompiledType } from '../content-type.types';
-import { SYSTEM_TYPES } from './cms-conditions';
+import { Params } from './params';
+import { RecordField, RecordType } from './record-type';
+import { queryableField } from './select';
+import { isNumberType } from './values';
 
 export const AGGREGATES = ['count', 'countDistinct', 'sum', 'avg', 'min', 'max'] as const;
 export type Aggregate = (typeof AGGREGATES)[number];
@@ -18,7 +18,8 @@ const BODY_KEYS = ['aggregate', 'groupBy', 'filter'];
 interface Column {
   name: string;
   column: string;
-  field: CompiledField | null;
+  field: RecordField | null;
+  sqlType: string | null;
   /** The attribute or system type (`datetime`, `integer`, ...). */
   kind: string;
 }
@@ -38,7 +39,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * interval }], filter }`: every function, field and interval checked (400 naming its path), private
  * fields unreachable; the SQL uses only checked column names and generated aliases.
  */
-export function planAggregate(type: CompiledType, body: unknown): AggregatePlan {
+export function planAggregate(type: RecordType, body: unknown): AggregatePlan {
   if (!isObject(body)) throw AppError.validation([{ field: 'body', message: 'must be an object' }]);
   const errors: FieldError[] = [];
   for (const key of Object.keys(body)) {
@@ -87,15 +88,15 @@ export function planAggregate(type: CompiledType, body: unknown): AggregatePlan 
   return plan;
 }
 
-function columnOf(type: CompiledType, name: string): Column | { message: string } {
+function columnOf(type: RecordType, name: string): Column | { message: string } {
   const target = queryableField(type, name);
-  if (!target) return { message: 'is not a field of this content type' };
+  if (!target) return { message: 'is not a field of this type' };
   if (target.field?.joinTable) return { message: 'is a many relation' };
-  const kind = target.field ? target.field.def.type : SYSTEM_TYPES[target.column].type;
-  return { name, column: target.column, field: target.field, kind };
+  const kind = target.field ? target.field.def.type : target.system!.type;
+  return { name, column: target.column, field: target.field, sqlType: target.system?.sql ?? null, kind };
 }
 
-function aggregateSql(type: CompiledType, fn: Aggregate, name: string): string | { message: string } {
+function aggregateSql(type: RecordType, fn: Aggregate, name: string): string | { message: string } {
   if (name === '*') return fn === 'count' ? 'count(*)' : { message: '* is only for count' };
   const c = columnOf(type, name);
   if ('message' in c) return c;
@@ -114,7 +115,7 @@ function aggregateSql(type: CompiledType, fn: Aggregate, name: string): string |
 }
 
 function groupSql(
-  type: CompiledType,
+  type: RecordType,
   entry: unknown,
 ): { name: string; sql: string; bigint: boolean } | { message: string } {
   const name = typeof entry === 'string' ? entry : isObject(entry) ? entry.field : undefined;
@@ -128,7 +129,7 @@ function groupSql(
     return { message: `cannot group by a ${c.kind} field` };
   }
   const col = `t.${quoteIdent(c.column)}`;
-  const bigint = c.field ? c.field.sqlType === 'bigint' : c.column === 'id';
+  const bigint = c.field ? c.field.sqlType === 'bigint' : c.sqlType === 'bigint';
   const interval = isObject(entry) ? entry.interval : undefined;
   if (interval === undefined) {
     if (c.kind === 'date' || c.kind === 'time') return { name, sql: `${col}::text`, bigint };
@@ -147,7 +148,7 @@ function groupSql(
 
 /** The statement of a plan over the rows meeting `where`. */
 export function aggregateStatement(
-  type: CompiledType,
+  type: RecordType,
   plan: AggregatePlan,
   where: string[],
   params: Params,

@@ -1,8 +1,9 @@
 import { AppError, FieldError } from '../../common/errors/app-error';
 import { quoteIdent } from '../../database/ddl';
-import { Params, queryableField } from '../cms-sql';
-import { CompiledField, CompiledType } from '../content-type.types';
-import { fieldCondition, isOperator, OPERATORS } from './cms-conditions';
+import { fieldCondition, isOperator, OPERATORS } from './conditions';
+import { Params } from './params';
+import { RecordField, RecordType } from './record-type';
+import { queryableField } from './select';
 
 /** Deepest nesting of a filter: the body is level 1, each `$and`/`$or`/`$not` goes one deeper. */
 export const MAX_FILTER_DEPTH = 5;
@@ -13,19 +14,19 @@ const LOGICAL = ['$and', '$or', '$not'] as const;
 
 /** What a filter is compiled against: the type, its alias in the statement, the schema's types. */
 export interface FilterScope {
-  type: CompiledType;
+  type: RecordType;
   /** Every type of the schema, for filters through a manyToOne / oneToOne relation. */
-  types: ReadonlyMap<string, CompiledType>;
+  types: ReadonlyMap<string, RecordType>;
   /**
    * Throws (403) when the caller may not read the records of a relation target the filter reaches
    * at `path`; called before any of the target's fields is looked at.
    */
-  assertReadable: (target: CompiledType, path: string) => void;
+  assertReadable: (target: RecordType, path: string) => void;
   /**
    * The condition a relation target's rows (aliased `alias`) must meet to be visible to the caller
    * (e.g. their company), or null when all are.
    */
-  targetVisibility: (target: CompiledType, alias: string, params: Params) => string | null;
+  targetVisibility: (target: RecordType, alias: string, params: Params) => string | null;
 }
 
 interface Walk {
@@ -63,7 +64,7 @@ function limitError(message: string): AppError {
 /** One filter object: its entries and-ed. */
 function objectSql(
   scope: FilterScope,
-  type: CompiledType,
+  type: RecordType,
   alias: string,
   body: Record<string, unknown>,
   walk: Walk,
@@ -84,7 +85,7 @@ function objectSql(
     }
     const target = queryableField(type, key);
     if (!target) {
-      walk.errors.push({ field: at, message: 'is not a field of this content type' });
+      walk.errors.push({ field: at, message: 'is not a field of this type' });
       continue;
     }
     const relation = target.field && relationTarget(target.field, raw);
@@ -107,7 +108,7 @@ function objectSql(
       if (++walk.conditions > MAX_FILTER_CONDITIONS) {
         throw limitError(`a filter holds at most ${MAX_FILTER_CONDITIONS} conditions`);
       }
-      const sql = fieldCondition(alias, target.column, target.field, op, value, walk.params);
+      const sql = fieldCondition(alias, target, op, value, walk.params);
       if (typeof sql === 'string') parts.push(sql);
       else walk.errors.push({ field: at, message: sql.message });
     }
@@ -118,7 +119,7 @@ function objectSql(
 
 function logicalSql(
   scope: FilterScope,
-  type: CompiledType,
+  type: RecordType,
   alias: string,
   key: string,
   raw: unknown,
@@ -152,7 +153,7 @@ function logicalSql(
 }
 
 /** A manyToOne / oneToOne field given an object whose keys are not operators: a filter on its target. */
-function relationTarget(field: CompiledField, raw: unknown): boolean {
+function relationTarget(field: RecordField, raw: unknown): boolean {
   if (field.def.type !== 'relation' || field.joinTable || !isObject(raw)) return false;
   const keys = Object.keys(raw);
   return (
@@ -163,7 +164,7 @@ function relationTarget(field: CompiledField, raw: unknown): boolean {
 function relationSql(
   scope: FilterScope,
   alias: string,
-  field: CompiledField,
+  field: RecordField,
   raw: Record<string, unknown>,
   walk: Walk,
   at: string,
@@ -171,7 +172,7 @@ function relationSql(
 ): string | null {
   const target = scope.types.get(field.def.target ?? '');
   if (!target) {
-    walk.errors.push({ field: at, message: 'its target is not a content type of this schema' });
+    walk.errors.push({ field: at, message: 'its target is not a record type of this schema' });
     return null;
   }
   scope.assertReadable(target, at);

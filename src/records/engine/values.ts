@@ -1,6 +1,6 @@
-import { DATE_TIME_RULE, readDateTime } from '../common/validation/datetime';
-import { FieldPattern } from './cms-regex';
-import { AttributeDefinition } from './content-type.types';
+import { DATE_TIME_RULE, readDateTime } from '../../common/validation/datetime';
+import { FieldPattern } from './patterns';
+import { AttributeDefinition } from './record-type';
 
 /** A value ready to travel as a SQL parameter, or why it cannot. */
 export type Checked = { ok: true; value: unknown } | { ok: false; message: string };

@@ -1,13 +1,17 @@
+import { Injectable } from '@nestjs/common';
 import { quoteIdent, SchemaDdl } from '../database/ddl';
+import { SqlExample, SqlNotRun } from '../database/sql-example';
+import { TenantDatabase } from '../tenancy/tenant-database';
 import { AppError } from '../common/errors/app-error';
 import { isCompanyScoped } from './cms-company-scope';
 import { indexName } from './cms-names';
-import { CompiledField, CompiledType } from './content-type.types';
+import { CompiledField, CompiledType, ContentTypeDefinition } from './content-type.types';
 
 /**
  * DDL of custom tables, generated from compiled definitions. Every identifier went through the
  * name rules of cms-names and is quoted by quoteIdent; column types come from a fixed mapping.
- * Runs inside runSchemaDdl (one transaction under the schema's advisory lock).
+ * Runs inside runSchemaDdl (one transaction under the schema's advisory lock); made for one such
+ * transaction by `CmsDdlRepository.on`, which also holds the statements of the definitions table.
  */
 export class CmsDdl {
   /** `role`: the client's login role, granted row rights on every table created (null: none needed). */
@@ -15,6 +19,75 @@ export class CmsDdl {
     private readonly ddl: SchemaDdl,
     private readonly role: string | null,
   ) {}
+
+  /** Definitions of the schema the DDL transaction is bound to (rows locked when `lock`). */
+  async readDefinitions(lock = false): Promise<Map<string, ContentTypeDefinition>> {
+    const rows = await this.ddl.query<{ definition: ContentTypeDefinition }>(
+      `SELECT definition FROM ${this.ddl.table('content_type_definitions')} ORDER BY collection_name${lock ? ' FOR UPDATE' : ''}`,
+    );
+    return new Map(rows.map((r) => [r.definition.collectionName, r.definition]));
+  }
+
+  /** Production's definitions, read from a sandbox schema's DDL transaction. */
+  async productionDefinitions(): Promise<ContentTypeDefinition[]> {
+    const rows = await this.ddl.query<{ definition: ContentTypeDefinition }>(
+      'SELECT definition FROM public.content_type_definitions ORDER BY collection_name',
+    );
+    return rows.map((r) => r.definition);
+  }
+
+  async insertDefinition(definition: ContentTypeDefinition): Promise<void> {
+    await this.ddl.query(
+      `INSERT INTO content_type_definitions (collection_name, definition) VALUES ($1, $2)`,
+      [definition.collectionName, JSON.stringify(definition)],
+    );
+  }
+
+  async updateDefinition(definition: ContentTypeDefinition): Promise<void> {
+    await this.ddl.query(
+      `UPDATE content_type_definitions SET definition = $2, updated_at = now() WHERE collection_name = $1`,
+      [definition.collectionName, JSON.stringify(definition)],
+    );
+  }
+
+  async deleteDefinition(collectionName: string): Promise<void> {
+    await this.ddl.query(`DELETE FROM content_type_definitions WHERE collection_name = $1`, [collectionName]);
+  }
+
+  /** Whether the type's table holds any record. */
+  async hasRecords(type: CompiledType): Promise<boolean> {
+    const [{ filled }] = await this.ddl.query<{ filled: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${this.ddl.table(type.table)}) AS filled`,
+    );
+    return filled;
+  }
+
+  async companyExists(id: number): Promise<boolean> {
+    const found = await this.ddl.query(`SELECT 1 FROM "public"."companies" WHERE id = $1`, [id]);
+    return found.length > 0;
+  }
+
+  /** Every column of the schema's custom tables, with its type. */
+  tableColumns(): Promise<{ table_name: string; column_name: string; type: string }[]> {
+    return this.ddl.query<{ table_name: string; column_name: string; type: string }>(
+      `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS type
+       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relname LIKE 'cms\\_%' AND a.attnum > 0 AND NOT a.attisdropped`,
+      [this.ddl.schema],
+    );
+  }
+
+  /** Runs `work` inside a savepoint: rolled back to it when `work` throws (and the error thrown on). */
+  async inSavepoint(work: () => Promise<void>): Promise<void> {
+    await this.ddl.query('SAVEPOINT cms_sync');
+    try {
+      await work();
+      await this.ddl.query('RELEASE SAVEPOINT cms_sync');
+    } catch (err) {
+      await this.ddl.query('ROLLBACK TO SAVEPOINT cms_sync');
+      throw err;
+    }
+  }
 
   /** The type's table with its system columns and, unless `withFields` is false, its fields. */
   async createType(type: CompiledType, withFields = true): Promise<void> {
@@ -208,4 +281,25 @@ function castOf(before: CompiledField, after: CompiledField): string {
   if (after.sqlType === 'jsonb') return `to_jsonb(${column})`;
   if (before.sqlType === 'jsonb') return `(${column} #>> '{}')::${after.sqlType}`;
   return `${column}::${after.sqlType}`;
+}
+
+/** The statements of custom tables' definitions and DDL (`CmsDdl`), and the definitions the cache loads. */
+@Injectable()
+export class CmsDdlRepository {
+  constructor(private readonly db: TenantDatabase) {}
+
+  /** The DDL statements of one schema DDL transaction; `role` is granted rows rights on new tables. */
+  @SqlNotRun('DDL: runs inside a schema DDL transaction under its advisory lock (SchemaDdl)')
+  on(ddl: SchemaDdl, role: string | null): CmsDdl {
+    return new CmsDdl(ddl, role);
+  }
+
+  /** Every definition of the current schema. */
+  @SqlExample([])
+  async definitions(): Promise<ContentTypeDefinition[]> {
+    const rows = await this.db.query<{ definition: ContentTypeDefinition }>(
+      'SELECT definition FROM content_type_definitions ORDER BY collection_name',
+    );
+    return rows.map((r) => r.definition);
+  }
 }
