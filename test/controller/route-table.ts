@@ -44,6 +44,7 @@ const platformRoutes = (prefix: string): Record<string, RouteRule> => ({
 const crud = (path: string, resource: Resource): Record<string, RouteRule> => ({
   [`GET ${path}`]: need(`${resource}:read`),
   [`GET ${path}/:id`]: need(`${resource}:read`),
+  [`POST ${path}/aggregate`]: need(`${resource}:read`),
   [`POST ${path}`]: need(`${resource}:create`),
   [`PUT ${path}/:id`]: need(`${resource}:update`),
   [`DELETE ${path}/:id`]: need(`${resource}:delete`),
