@@ -72,7 +72,8 @@ async function allUnits(api: ApiClient, pageSize: number): Promise<{ names: stri
   for (;;) {
     const { data, error } = await api.GET('/api/units', { params: { query: { page, pageSize } } });
     if (error) fail('units', error);
-    names.push(...data.data.map((unit) => unit.name));
+    // An item is typed "the unit or the fields asked for": without fields= every unit has its name.
+    names.push(...data.data.flatMap((unit) => (unit.name === undefined ? [] : [unit.name])));
     if (page >= data.meta.pagination.pageCount) return { names, pages: page };
     page += 1;
   }

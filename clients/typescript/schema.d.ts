@@ -4685,6 +4685,22 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        UnitFieldsDto: {
+            id?: number;
+            name?: string;
+            code?: string | null;
+            type?: string | null;
+            capacityMw?: number | null;
+            location?: string | null;
+            /** @enum {string} */
+            status?: "OPERATIONAL" | "MAINTENANCE" | "OUTAGE" | "DECOMMISSIONED";
+            companyId?: number | null;
+            createdById?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
         EnginePaginationDto: {
             /**
              * @description 1-based page number; null on a page read by cursor
@@ -4707,8 +4723,8 @@ export interface components {
             pagination: components["schemas"]["EnginePaginationDto"];
         };
         UnitPageDto: {
-            /** @description The records */
-            data: components["schemas"]["UnitDto"][];
+            /** @description The records; with `fields=` only the fields named (and id) */
+            data: (components["schemas"]["UnitDto"] | components["schemas"]["UnitFieldsDto"])[];
             meta: components["schemas"]["EnginePageMetaDto"];
         };
         CmsAggregateDto: {
@@ -4855,13 +4871,29 @@ export interface components {
             /** Format: date-time */
             completedAt?: string | null;
         };
+        WorkOrderFieldsDto: {
+            id?: number;
+            title?: string;
+            description?: string | null;
+            unitId?: number;
+            companyId?: number | null;
+            createdById?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            /** @enum {string} */
+            status?: "OPEN" | "IN_PROGRESS" | "ON_HOLD" | "COMPLETED" | "CANCELLED";
+            /** @enum {string} */
+            priority?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+            /** Format: date-time */
+            dueDate?: string | null;
+            /** Format: date-time */
+            completedAt?: string | null;
+        };
         WorkOrderPageDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["WorkOrderDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
+            data: (components["schemas"]["WorkOrderDto"] | components["schemas"]["WorkOrderFieldsDto"])[];
             meta: components["schemas"]["EnginePageMetaDto"];
         };
         WorkOrderEnvelopeDto: {
@@ -4934,13 +4966,30 @@ export interface components {
             /** Format: date-time */
             resolvedAt?: string | null;
         };
+        FailureFieldsDto: {
+            id?: number;
+            title?: string;
+            description?: string | null;
+            unitId?: number;
+            companyId?: number | null;
+            createdById?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            workOrderId?: number | null;
+            /** @enum {string} */
+            severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+            /** @enum {string} */
+            status?: "OPEN" | "INVESTIGATING" | "RESOLVED";
+            /** Format: date-time */
+            occurredAt?: string | null;
+            /** Format: date-time */
+            resolvedAt?: string | null;
+        };
         FailurePageDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["FailureDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
+            data: (components["schemas"]["FailureDto"] | components["schemas"]["FailureFieldsDto"])[];
             meta: components["schemas"]["EnginePageMetaDto"];
         };
         FailureEnvelopeDto: {
@@ -5046,13 +5095,52 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        OutageFieldsDto: {
+            id?: number;
+            /** @example OUT-000042 */
+            outageNumber?: string;
+            title?: string;
+            description?: string | null;
+            /** @enum {string} */
+            outageType?: "PLANNED" | "FORCED" | "MAINTENANCE" | "EMERGENCY";
+            /** @enum {string} */
+            status?: "ACTIVE" | "COMPLETED" | "CANCELLED";
+            unitId?: number | null;
+            workOrderId?: number | null;
+            failureId?: number | null;
+            /** Format: date-time */
+            plannedStart?: string | null;
+            /** Format: date-time */
+            plannedEnd?: string | null;
+            /** Format: date-time */
+            actualStart?: string | null;
+            /** Format: date-time */
+            actualEnd?: string | null;
+            capacityMw?: number | null;
+            lostCapacityMw?: number | null;
+            remainingCapacityMw?: number | null;
+            estimatedCost?: number | null;
+            actualCost?: number | null;
+            lostRevenue?: number | null;
+            /** @enum {string} */
+            approvalStatus?: "PENDING" | "APPROVED" | "REJECTED";
+            requestedById?: number | null;
+            approvedById?: number | null;
+            /** Format: date-time */
+            approvalDate?: string | null;
+            approvalNotes?: string | null;
+            rootCause?: string | null;
+            correctiveAction?: string | null;
+            completionNotes?: string | null;
+            companyId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
         OutagePageDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["OutageDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
+            data: (components["schemas"]["OutageDto"] | components["schemas"]["OutageFieldsDto"])[];
             meta: components["schemas"]["EnginePageMetaDto"];
         };
         CompleteOutageDto: {
@@ -5243,13 +5331,41 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        PermitFieldsDto: {
+            id?: number;
+            permitNumber?: string;
+            title?: string;
+            description?: string | null;
+            /** @enum {string} */
+            permitType?: "AIR" | "WATER" | "WASTE" | "NOISE" | "LAND_USE" | "ENVIRONMENTAL_IMPACT";
+            /** @enum {string} */
+            status?: "ACTIVE" | "EXPIRED" | "SUSPENDED" | "REVOKED" | "PENDING_RENEWAL";
+            issuingAuthority?: string | null;
+            authorityContact?: string | null;
+            authorityEmail?: string | null;
+            authorityPhone?: string | null;
+            /** Format: date-time */
+            issueDate?: string | null;
+            /** Format: date-time */
+            expiryDate?: string | null;
+            /** Format: date-time */
+            renewalDate?: string | null;
+            unitId?: number | null;
+            conditions?: string | null;
+            restrictions?: string | null;
+            emissionLimits?: string | null;
+            permitFee?: number | null;
+            annualFee?: number | null;
+            notes?: string | null;
+            companyId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
         PermitPageDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["PermitDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
+            data: (components["schemas"]["PermitDto"] | components["schemas"]["PermitFieldsDto"])[];
             meta: components["schemas"]["EnginePageMetaDto"];
         };
         PermitEnvelopeDto: {
@@ -5394,13 +5510,34 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        ObligationFieldsDto: {
+            id?: number;
+            permitId?: number;
+            title?: string;
+            description?: string | null;
+            /** @enum {string} */
+            obligationType?: "REPORTING" | "MONITORING" | "INSPECTION" | "TESTING" | "FILING";
+            /** @enum {string} */
+            status?: "ACTIVE" | "COMPLETED" | "OVERDUE" | "WAIVED";
+            /** @enum {string} */
+            frequency?: "DAILY" | "WEEKLY" | "MONTHLY" | "QUARTERLY" | "SEMI_ANNUAL" | "ANNUAL" | "ONE_TIME";
+            /** Format: date-time */
+            nextDueDate?: string | null;
+            /** Format: date-time */
+            lastCompletedDate?: string | null;
+            responsibleUserId?: number | null;
+            requirements?: string | null;
+            submissionFormat?: string | null;
+            notes?: string | null;
+            companyId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
         ObligationPageDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["ObligationDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
+            data: (components["schemas"]["ObligationDto"] | components["schemas"]["ObligationFieldsDto"])[];
             meta: components["schemas"]["EnginePageMetaDto"];
         };
         ObligationEnvelopeDto: {
@@ -5503,13 +5640,39 @@ export interface components {
             /** @example Period does not match the permit’s reporting period */
             rejectionReason: string;
         };
+        SubmissionFieldsDto: {
+            id?: number;
+            obligationId?: number;
+            submissionReference?: string | null;
+            title?: string;
+            description?: string | null;
+            /** @enum {string} */
+            status?: "DRAFT" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED" | "REVISION_REQUIRED";
+            /** Format: date-time */
+            periodStart?: string | null;
+            /** Format: date-time */
+            periodEnd?: string | null;
+            /** Format: date-time */
+            submittedDate?: string | null;
+            /** Format: date-time */
+            reviewDate?: string | null;
+            /** Format: date-time */
+            approvalDate?: string | null;
+            submittedById?: number | null;
+            reviewedById?: number | null;
+            submissionData?: string | null;
+            reviewNotes?: string | null;
+            rejectionReason?: string | null;
+            notes?: string | null;
+            companyId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
         SubmissionPageDto: {
             /** @description The records; with `fields=` only the fields named (and id) */
-            data: (components["schemas"]["SubmissionDto"] | ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            }))[];
+            data: (components["schemas"]["SubmissionDto"] | components["schemas"]["SubmissionFieldsDto"])[];
             meta: components["schemas"]["EnginePageMetaDto"];
         };
         CreateSubmissionDto: {

@@ -1,6 +1,11 @@
 import { Type } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
+  getSchemaPath,
+  PartialType,
+} from '@nestjs/swagger';
 import { PageMetaDto } from '../common/pagination/pagination.dto';
 
 const envelopes = new Map<Type<unknown>, Type<unknown>>();
@@ -45,13 +50,12 @@ export class CountEnvelopeDto {
   @ApiProperty({ type: CountDto }) data: CountDto;
 }
 
-const SELECTED_FIELDS: SchemaObject = {
-  type: 'object',
-  description: 'A record narrowed by fields=',
-  required: ['id'],
-  properties: { id: { type: 'integer' } },
-  additionalProperties: true,
-};
+/** A record narrowed by `fields=`: the view's fields, each optional (id is always there). */
+function narrowedView(view: Type<unknown>): Type<unknown> {
+  class Narrowed extends PartialType(view) {}
+  Object.defineProperty(Narrowed, 'name', { value: `${baseName(view)}FieldsDto` });
+  return Narrowed;
+}
 
 /** `meta.pagination` of a list on the record engine: the page, and the next cursor when the query used the engine's parameters. */
 export class EnginePaginationDto {
@@ -88,12 +92,13 @@ export function ListPageOf(view: Type<unknown>, narrowable = true): Type<unknown
   const key = `${view.name}:${narrowable}`;
   let page = lists.get(key);
   if (!page) {
-    @ApiExtraModels(view)
+    const narrowed = narrowable ? narrowedView(view) : view;
+    @ApiExtraModels(view, narrowed)
     class Page {
       @ApiProperty({
         type: 'array',
         items: narrowable
-          ? { anyOf: [{ $ref: getSchemaPath(view) }, SELECTED_FIELDS] }
+          ? { anyOf: [{ $ref: getSchemaPath(view) }, { $ref: getSchemaPath(narrowed) }] }
           : { $ref: getSchemaPath(view) },
         description: narrowable
           ? 'The records; with `fields=` only the fields named (and id)'

@@ -13,6 +13,5 @@ export class UnitsController extends RecordsController(UnitsService, {
   create: CreateUnitDto,
   update: UpdateUnitDto,
   query: UnitQueryDto,
-  narrowable: false,
   summaries: { create: 'Create a unit in the caller’s company' },
 }) {}

@@ -92,6 +92,13 @@ describe('built-in lists through the record engine', () => {
     expect(new Set(all).size).toBe(4);
   });
 
+  it('narrows units with fields= as their documented list allows', async () => {
+    await admin('post', '/api/units').send({ name: 'Narrow unit', capacityMw: 12.5 }).expect(201);
+    const res = await admin('get', '/api/units').query({ fields: 'name', pageSize: 5 }).expect(200);
+    expect(res.body.data.length).toBeGreaterThan(0);
+    for (const unit of res.body.data) expect(Object.keys(unit).sort()).toEqual(['id', 'name']);
+  });
+
   it('aggregates outages grouped by type', async () => {
     const res = await admin('post', '/api/outages/aggregate')
       .send({
