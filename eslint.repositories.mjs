@@ -20,22 +20,13 @@ export const STATEMENT_HOMES = [
 ];
 
 /**
- * Kernel SQL primitives that repositories themselves are built on; each file sends statements whose
- * text its caller (a repository) writes, or which belong to no table:
- * - src/tenancy/tenant-database.ts: TenantDatabase.query and the transaction-local search_path of
- *   sandbox work (the first statement of every sandbox transaction);
- * - src/database/sql.ts: modifyReturning, rows of UPDATE/DELETE ... RETURNING from a repository's SQL;
- * - src/database/commit-inserts.ts: side rows (audit, outbox) buffered and sent just before COMMIT;
- * - src/database/ddl.ts: the schema-change executor shared by the migration runner and custom tables;
+ * The connection layer under every repository: it sends the statements a repository hands it and
+ * writes none of its own but the transaction-local search_path of sandbox work:
+ * - src/tenancy/tenant-database.ts: TenantDatabase.query and the search_path that starts every
+ *   sandbox transaction;
  * - src/tenancy/client-connection-pool.ts: the bounded pool TypeORM's driver sends tenant statements through.
  */
-export const SQL_PRIMITIVES = [
-  'src/tenancy/tenant-database.ts',
-  'src/database/sql.ts',
-  'src/database/commit-inserts.ts',
-  'src/database/ddl.ts',
-  'src/tenancy/client-connection-pool.ts',
-];
+export const SQL_PRIMITIVES = ['src/tenancy/tenant-database.ts', 'src/tenancy/client-connection-pool.ts'];
 
 const ALWAYS_REFUSED = new Set(['query', 'createQueryBuilder', 'getRepository']);
 const STATEMENT_METHOD =

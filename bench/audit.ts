@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { cpus, loadavg } from 'node:os';
 import type { Client as PgClient } from 'pg';
 import { parseDatabaseUrl, withAdminConnection } from '../src/database/data-source-factory';
-import { quoteIdent } from '../src/database/ddl';
+import { quoteIdent } from '../src/database/identifiers';
 import { SmtpSink } from '../test/support/smtp-sink';
 import { bootApp, provisionClient } from '../test/support/test-app';
 import { ADMIN_URL } from '../test/support/test-env';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Pool } from 'pg';
 import { AppConfig } from '../config/app-config';
 import { DbTarget, parseDatabaseUrl } from '../database/data-source-factory';
-import { runSchemaDdlOn, SchemaDdl } from '../database/ddl';
+import { runSchemaDdlOn, SchemaDdl } from '../database/schema-ddl.repository';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { tenantContext } from '../tenancy/tenant-context';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { quoteIdent, SchemaDdl } from '../database/ddl';
+import { quoteIdent } from '../database/identifiers';
+import { SchemaDdl } from '../database/schema-ddl.repository';
 import { SqlExample, SqlNotRun } from '../database/sql-example';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { AppError } from '../common/errors/app-error';

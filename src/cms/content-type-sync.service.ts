@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SchemaDdl } from '../database/ddl';
+import { SchemaDdl } from '../database/schema-ddl.repository';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
 import { CmsDdl, CmsDdlRepository } from './cms-ddl.repository';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuditWriter, diffChanges } from '../audit-trail/audit-writer';
 import { AppError } from '../common/errors/app-error';
-import { SchemaDdl } from '../database/ddl';
+import { SchemaDdl } from '../database/schema-ddl.repository';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { Principal } from '../access/principal';
 import { CmsDdl } from './cms-ddl.repository';

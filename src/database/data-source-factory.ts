@@ -1,6 +1,6 @@
 import { Client as PgClient } from 'pg';
 import { DataSource, MigrationInterface } from 'typeorm';
-import { CommitInsertsSubscriber, sendUnnamedStatements } from './commit-inserts';
+import { CommitInsertsSubscriber, sendUnnamedStatements } from './commit-inserts.repository';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 import { QueryFailureLogger } from './query-failure-logger';
 

@@ -1,7 +1,7 @@
 import { Client as PgClient } from 'pg';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { createDataSource, DbTarget } from './data-source-factory';
-import { quoteIdent, quoteLiteral } from './ddl';
+import { quoteIdent, quoteLiteral } from './identifiers';
 
 type MigrationClass = new () => MigrationInterface;
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Client as PgClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { DbTarget, withAdminConnection } from './data-source-factory';
-import { quoteIdent, quoteLiteral } from './ddl';
+import { quoteIdent, quoteLiteral } from './identifiers';
 import { SqlExample, SqlNotRun } from './sql-example';
 
 /**

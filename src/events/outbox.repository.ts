@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertAtCommit } from '../database/commit-inserts';
+import { insertAtCommit } from '../database/commit-inserts.repository';
 import { SqlExample } from '../database/sql-example';
 import { MASTER_CLIENT, TenantClient } from '../tenancy/tenant-context';
 import { TenantDatabase } from '../tenancy/tenant-database';

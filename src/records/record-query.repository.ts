@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { companyCondition } from '../access/company-rule';
-import { quoteIdent } from '../database/ddl';
+import { quoteIdent } from '../database/identifiers';
 import { SqlExample } from '../database/sql-example';
 import { TenantDatabase } from '../tenancy/tenant-database';
 import { AggregatePlan, aggregateStatement } from './engine/aggregate';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { quoteIdent } from '../database/ddl';
+import { quoteIdent } from '../database/identifiers';
 import { SqlExample } from '../database/sql-example';
 import { EXAMPLE_TYPE } from './engine/example-type';
 import { Params } from './engine/params';

@@ -5,7 +5,7 @@ import { DbTarget, withAdminConnection } from '../database/data-source-factory';
 import { ServerAdminRepository } from '../database/server-admin.repository';
 import { ClientSchemasRepository } from './client-schemas.repository';
 import { masterDirectTarget } from '../database/pooling';
-import { runSchemaDdl, SchemaDdl } from '../database/ddl';
+import { runSchemaDdl, SchemaDdl } from '../database/schema-ddl.repository';
 import { migrationsAfter, newestMigrations, runMigrationSet } from '../database/migration-runner';
 import { SANDBOX_SCHEMA_LIKE } from './sandbox-naming';
 import { Client } from './entities/client.entity';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Client as PgClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import { quoteIdent, SchemaDdl } from '../database/ddl';
+import { quoteIdent } from '../database/identifiers';
+import { SchemaDdl } from '../database/schema-ddl.repository';
 import { SqlExample, SqlNotRun } from '../database/sql-example';
 
 /** SQLSTATE of a statement on a table that does not exist. */

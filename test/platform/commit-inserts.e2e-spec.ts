@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
-import { insertAtCommit } from '../../src/database/commit-inserts';
+import { insertAtCommit } from '../../src/database/commit-inserts.repository';
 import { createDataSource, parseDatabaseUrl } from '../../src/database/data-source-factory';
 import { sql } from '../support/pg';
 import { ADMIN_URL, runPrefix } from '../support/test-env';

@@ -1,5 +1,6 @@
 import { parseDatabaseUrl } from '../../src/database/data-source-factory';
-import { quoteIdent, runSchemaDdl } from '../../src/database/ddl';
+import { quoteIdent } from '../../src/database/identifiers';
+import { runSchemaDdl } from '../../src/database/schema-ddl.repository';
 import { sql } from '../support/pg';
 import { ADMIN_URL, runPrefix } from '../support/test-env';
 

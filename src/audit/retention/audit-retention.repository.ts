@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Client as PgClient } from 'pg';
-import { quoteIdent } from '../../database/ddl';
+import { quoteIdent } from '../../database/identifiers';
 import { SqlNotRun } from '../../database/sql-example';
 import { SANDBOX_SCHEMA_LIKE } from '../../tenancy/sandbox-naming';
 import { DEFAULT_POLICY_KEY } from '../entities/retention-policy.entity';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SqlExample } from '../../database/sql-example';
-import { modifyReturning } from '../../database/sql';
+import { modifyReturning } from '../../database/returning.repository';
 
 /** The lock state of one user at one address (public.login_addresses). */
 export interface AddressLock {

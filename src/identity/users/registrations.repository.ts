@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SqlExample, SqlNotRun } from '../../database/sql-example';
-import { modifyReturning } from '../../database/sql';
+import { modifyReturning } from '../../database/returning.repository';
 
 /**
  * A self-registration still waiting for its e-mail confirmation. It holds no seat, expires with its

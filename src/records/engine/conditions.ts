@@ -1,4 +1,4 @@
-import { quoteIdent } from '../../database/ddl';
+import { quoteIdent } from '../../database/identifiers';
 import { Params } from './params';
 import { RecordField } from './record-type';
 import { QueryableField } from './select';

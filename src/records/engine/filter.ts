@@ -1,5 +1,5 @@
 import { AppError, FieldError } from '../../common/errors/app-error';
-import { quoteIdent } from '../../database/ddl';
+import { quoteIdent } from '../../database/identifiers';
 import { fieldCondition, isOperator, OPERATORS } from './conditions';
 import { Params } from './params';
 import { RecordField, RecordType } from './record-type';

@@ -1,4 +1,4 @@
-import { quoteIdent } from '../../database/ddl';
+import { quoteIdent } from '../../database/identifiers';
 import { CursorPosition } from './cursor';
 import { Params } from './params';
 import { RecordType } from './record-type';

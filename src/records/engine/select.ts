@@ -1,5 +1,5 @@
 import { AppError } from '../../common/errors/app-error';
-import { quoteIdent } from '../../database/ddl';
+import { quoteIdent } from '../../database/identifiers';
 import { EngineRecord, RecordField, RecordType, SystemField } from './record-type';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SqlExample, SqlNotRun } from '../../database/sql-example';
-import { modifyReturning } from '../../database/sql';
+import { modifyReturning } from '../../database/returning.repository';
 import type { ProviderType } from '../entities/identity-provider.entity';
 
 /** The identity an IdP vouched for (what sso_identities stores of it). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SqlExample } from '../../../database/sql-example';
-import { modifyReturning } from '../../../database/sql';
+import { modifyReturning } from '../../../database/returning.repository';
 import { User } from '../../users/entities/user.entity';
 
 const EXAMPLE_SEALED = 'v1:bm9uY2U:c2VhbGVkLXNlY3JldA';

@@ -1,12 +1,6 @@
 import { Client as PgClient } from 'pg';
 import { DbTarget, withAdminConnection } from './data-source-factory';
-
-/**
- * The one place that validates and quotes SQL identifiers and runs DDL. An identifier is lowercase
- * letters, digits and `_`, starting with a letter or `_`, at most 63 characters (PostgreSQL's limit):
- * anything else is refused before it reaches SQL, so quoting never has to escape.
- */
-const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+import { quoteIdent, quoteLiteral } from './identifiers';
 
 /** Column types custom tables may use; anything else is refused. */
 const COLUMN_TYPE =
@@ -14,22 +8,6 @@ const COLUMN_TYPE =
 
 /** Advisory-lock class of schema DDL; the second key is the schema's hash. */
 const SCHEMA_DDL_LOCK = 7243200;
-
-export function isSafeIdentifier(name: string): boolean {
-  return IDENTIFIER.test(name);
-}
-
-/** Double-quotes an identifier after checking it against the strict pattern above. */
-export function quoteIdent(name: string): string {
-  if (!IDENTIFIER.test(name)) throw new Error(`Refusing unsafe SQL identifier: ${name}`);
-  return `"${name}"`;
-}
-
-/** A string literal for statements that take no parameters (CREATE ROLE ... PASSWORD). */
-export function quoteLiteral(value: string): string {
-  if (value.includes('\0')) throw new Error('Refusing a literal with a NUL byte');
-  return `'${value.replace(/'/g, "''")}'`;
-}
 
 export interface ColumnDefinition {
   name: string;
