@@ -12,6 +12,8 @@ export class RedisService implements OnModuleDestroy {
   readonly client: Redis;
   private subscriber?: Promise<Redis>;
   private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly reconnectListeners = new Set<() => void>();
+  private subscriberUp = false;
 
   constructor(private readonly config: AppConfig) {
     this.client = this.connect();
@@ -36,6 +38,19 @@ export class RedisService implements OnModuleDestroy {
     this.handlers.get(full)!.add(handler);
   }
 
+  /**
+   * Whether the subscriber connection is up: while it is not, published messages are lost, so a
+   * cache kept valid by them must not trust its entries for long.
+   */
+  get subscribed(): boolean {
+    return this.subscriberUp;
+  }
+
+  /** Called each time the subscriber connection is back after a loss (messages may have been missed). */
+  onSubscriberReconnect(listener: () => void): void {
+    this.reconnectListeners.add(listener);
+  }
+
   async onModuleDestroy() {
     const subscriber = await this.subscriber?.catch(() => undefined);
     await Promise.allSettled([this.client.quit(), subscriber?.quit()]);
@@ -50,6 +65,18 @@ export class RedisService implements OnModuleDestroy {
     const subscriber = this.connect({ enableReadyCheck: false, lazyConnect: true });
     subscriber.on('message', (ch: string, message: string) => {
       for (const h of this.handlers.get(ch) ?? []) h(message);
+    });
+    let connectedBefore = false;
+    subscriber.on('close', () => (this.subscriberUp = false));
+    // 'ready' comes before ioredis sends the resubscriptions; a PING queued after them answers once
+    // they are in place, and only then are messages known to arrive again.
+    const resubscribed = () => {
+      this.subscriberUp = true;
+      if (connectedBefore) for (const listener of this.reconnectListeners) listener();
+      connectedBefore = true;
+    };
+    subscriber.on('ready', () => {
+      setImmediate(() => void subscriber.ping().then(resubscribed, () => undefined));
     });
     await subscriber.connect();
     return subscriber;

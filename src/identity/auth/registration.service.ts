@@ -11,6 +11,7 @@ import { TenantDatabase } from '../../tenancy/tenant-database';
 import { roleIdOf } from '../users/default-data.seeder';
 import { UserQuota } from '../users/user-quota';
 import { AuthSettings } from './auth.settings';
+import { AuthStateCache } from './auth-state.cache';
 import { normalizeIdentifier } from './client-address';
 import { RegisterDto, RegisterResponseDto } from './dto/register.dto';
 import { PasswordHasher } from './password-hasher';
@@ -38,6 +39,7 @@ export class RegistrationService {
     private readonly links: ClientLinks,
     private readonly settings: AuthSettings,
     private readonly audit: AuditWriter,
+    private readonly authStates: AuthStateCache,
   ) {}
 
   async register(dto: RegisterDto): Promise<RegisterResponseDto> {
@@ -119,6 +121,7 @@ export class RegistrationService {
     );
     if (rows.length === 0)
       throw AppError.badRequest('Invalid or expired confirmation token', 'INVALID_TOKEN');
+    await this.authStates.invalidate(tenantContext.get().client.identifier, rows[0].id);
     this.logger.debug(`Confirmed user ${rows[0].id}`);
     return { data: { confirmed: true } };
   }
