@@ -20,7 +20,7 @@ export class AuthSettings {
   @IsInt()
   @Min(1)
   @Max(3600)
-  AUTH_STATE_CACHE_SECONDS = 300;
+  AUTH_STATE_CACHE_SECONDS = 900;
 
   /** Users whose state one process keeps (least recently used out first). */
   @Transform(toInt)
