@@ -29,6 +29,8 @@ const PACED_DURATION_S = Number(
 );
 const QUIET_IDLE_S = (process.env.BENCH_QUIET_IDLE_S ?? '10,60,600').split(',').map(Number);
 const QUIET_SAMPLES = Number(process.env.BENCH_QUIET_SAMPLES ?? 10);
+/** The other clients' load while quiet clients are probed (req/s over them in turn; 0 for none). */
+const QUIET_BACKGROUND_RATE = Number(process.env.BENCH_QUIET_BACKGROUND_RATE ?? PACED_RATE);
 /** How often the client connections in pg_stat_activity are counted during the flat-out spread. */
 const SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 100);
 /** Settings passed to the API only when given, so an older build runs with its own defaults. */
@@ -228,11 +230,16 @@ async function paced(server: Child, ids: string[], tokens: Map<string, string>) 
 
 /** One request to a client idle for each of QUIET_IDLE_S, beside one to the same client just used. */
 async function quiet(server: Child, ids: string[], tokens: Map<string, string>) {
-  const probeIds = ids.slice(-QUIET_IDLE_S.length * QUIET_SAMPLES);
+  const background = ids.length > QUIET_IDLE_S.length * QUIET_SAMPLES ? QUIET_BACKGROUND_RATE : 0;
   console.log(
-    `\n Quiet clients: ${QUIET_SAMPLES} clients per idle time, one request after the idle time, then one at once to the same client (about ${Math.max(...QUIET_IDLE_S)} s)`,
+    `\n Quiet clients: ${QUIET_SAMPLES} clients per idle time, one request after the idle time, then one at once to the same client, new HTTP connections; the other clients ${background} req/s meanwhile (about ${Math.max(...QUIET_IDLE_S)} s)`,
   );
-  for (const r of await quietProbe(server, probeIds, tokens, QUIET_IDLE_S, QUIET_SAMPLES)) {
+  const options = {
+    idleSeconds: QUIET_IDLE_S,
+    samples: QUIET_SAMPLES,
+    backgroundRate: QUIET_BACKGROUND_RATE,
+  };
+  for (const r of await quietProbe(server, ids, tokens, options)) {
     const ratio = r.quiet.p99 / r.busy.p99;
     console.log(
       `  idle ${String(r.idleS).padStart(4)} s: p50 ${r.quiet.p50} ms, p99 ${r.quiet.p99} ms, API CPU ${fmt(r.quietCpuMs, 2)} ms/request; just used: p50 ${r.busy.p50} ms, p99 ${r.busy.p99} ms, API CPU ${fmt(r.busyCpuMs, 2)} ms/request; p99 ratio ${fmt(ratio, 2)} (target < 3: ${ratio < 3 ? 'met' : 'NOT met'}), non-2xx ${r.quiet.non2xx}`,

@@ -17,11 +17,16 @@ export function latencies(samples: number[], non2xx: number): Latencies {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
-/** One GET /api/units to `client`; answers its status and its latency in ms. */
+/**
+ * One GET /api/units to `client`; answers its status and its latency in ms. `fresh`: on a new HTTP
+ * connection (the server closes one idle for 5 s, so a probe after a pause would otherwise pay a
+ * new one for its first request only).
+ */
 export function oneRequest(
   port: number,
   client: string,
   token: string,
+  fresh = false,
 ): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
@@ -30,7 +35,7 @@ export function oneRequest(
         host: '127.0.0.1',
         port,
         path: '/api/units?page=1&pageSize=25',
-        agent,
+        agent: fresh ? false : agent,
         headers: { 'X-Client-ID': client, Authorization: `Bearer ${token}` },
       },
       (res) => {
@@ -55,13 +60,14 @@ export async function pacedLoad(
   tokens: Map<string, string>,
   rate: number,
   seconds: number,
+  stopped = () => false,
 ): Promise<Latencies> {
   const total = Math.round(rate * seconds);
   const samples: number[] = [];
   let non2xx = 0;
   const inFlight: Promise<void>[] = [];
   const start = performance.now();
-  for (let i = 0; i < total; i++) {
+  for (let i = 0; i < total && !stopped(); i++) {
     const planned = start + (i * 1000) / rate;
     const wait = planned - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
