@@ -12,7 +12,7 @@ export class RedisService implements OnModuleDestroy {
   readonly client: Redis;
   private subscriber?: Promise<Redis>;
   private readonly handlers = new Map<string, Set<Handler>>();
-  private readonly reconnectListeners = new Set<() => void>();
+  private readonly gapListeners = new Set<() => void>();
   private subscriberUp = false;
 
   constructor(private readonly config: AppConfig) {
@@ -46,9 +46,12 @@ export class RedisService implements OnModuleDestroy {
     return this.subscriberUp;
   }
 
-  /** Called each time the subscriber connection is back after a loss (messages may have been missed). */
-  onSubscriberReconnect(listener: () => void): void {
-    this.reconnectListeners.add(listener);
+  /**
+   * Called when the subscriber connection is lost and again once it is back with its subscriptions:
+   * messages published in between are lost, so a cache kept valid by them drops what it holds.
+   */
+  onMessagesMayBeLost(listener: () => void): void {
+    this.gapListeners.add(listener);
   }
 
   async onModuleDestroy() {
@@ -66,13 +69,17 @@ export class RedisService implements OnModuleDestroy {
     subscriber.on('message', (ch: string, message: string) => {
       for (const h of this.handlers.get(ch) ?? []) h(message);
     });
-    let connectedBefore = false;
-    subscriber.on('close', () => (this.subscriberUp = false));
+    const messagesMayBeLost = () => this.gapListeners.forEach((listener) => listener());
+    subscriber.on('close', () => {
+      if (this.subscriberUp) messagesMayBeLost();
+      this.subscriberUp = false;
+    });
     // 'ready' comes before ioredis sends the resubscriptions; a PING queued after them answers once
     // they are in place, and only then are messages known to arrive again.
+    let connectedBefore = false;
     const resubscribed = () => {
       this.subscriberUp = true;
-      if (connectedBefore) for (const listener of this.reconnectListeners) listener();
+      if (connectedBefore) messagesMayBeLost();
       connectedBefore = true;
     };
     subscriber.on('ready', () => {

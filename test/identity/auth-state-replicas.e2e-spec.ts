@@ -1,5 +1,7 @@
+import type Redis from 'ioredis';
+import { RedisService } from '../../src/redis/redis.service';
 import { superAdminToken, TestApp } from '../support/test-app';
-import { as, bootIdentityApp, createUser, loginFull, roleId, sleep } from './identity-helpers';
+import { as, bootIdentityApp, createUser, loginFull, queryMaster, roleId, sleep } from './identity-helpers';
 
 /**
  * A user's state is cached per process until a change invalidates it (AUTH_STATE_CACHE_SECONDS is
@@ -70,5 +72,29 @@ describe('identity: changes of a cached user reach another replica within a seco
 
     expect((await a.http().post(`/api/admin/users/${id}/block`).set(as(root))).status).toBe(200);
     expect(await withinASecond(() => units(b, token), 401)).not.toBeNull();
+  }, 60_000);
+
+  it('drops every cached user when the Redis subscriber reconnects (messages may have been lost)', async () => {
+    const { id, token } = await viewerSession('lost-message@platform.test');
+    expect((await units(b, token)).status).toBe(200);
+    // A block no replica hears of: only the reconnect can make B read the user again.
+    await queryMaster(a, 'UPDATE users SET blocked = true WHERE id = $1', [id]);
+    expect((await units(b, token)).status).toBe(200);
+
+    const redis = b.app.get(RedisService);
+    const subscriber = await (redis as unknown as { subscriber: Promise<Redis> }).subscriber;
+    subscriber.disconnect(true);
+    const started = Date.now();
+    while (Date.now() - started < 5000 && (await units(b, token)).status !== 401) await sleep(50);
+    expect((await units(b, token)).status).toBe(401);
+    while (Date.now() - started < 10_000 && !redis.subscribed) await sleep(50);
+    expect(redis.subscribed).toBe(true);
+
+    // Announcements reach B again after the reconnect.
+    const other = await viewerSession('after-reconnect@platform.test');
+    expect((await units(b, other.token)).status).toBe(200);
+    await sleep(6000);
+    expect((await a.http().post(`/api/admin/users/${other.id}/block`).set(as(root))).status).toBe(200);
+    expect(await withinASecond(() => units(b, other.token), 401)).not.toBeNull();
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import { AuthSettings } from './auth.settings';
 /** A RedisService stand-in: publish reaches every subscriber, a reconnect can be played. */
 function fakeRedis() {
   const handlers = new Map<string, ((m: string) => void)[]>();
-  const reconnects: (() => void)[] = [];
+  const gaps: (() => void)[] = [];
   const redis = {
     subscribed: true,
     subscribe: async (channel: string, handler: (m: string) => void) => {
@@ -15,8 +15,15 @@ function fakeRedis() {
     publish: async (channel: string, message: string) => {
       for (const h of handlers.get(channel) ?? []) h(message);
     },
-    onSubscriberReconnect: (listener: () => void) => reconnects.push(listener),
-    reconnect: () => reconnects.forEach((l) => l()),
+    onMessagesMayBeLost: (listener: () => void) => gaps.push(listener),
+    lose: () => {
+      redis.subscribed = false;
+      gaps.forEach((l) => l());
+    },
+    reconnect: () => {
+      redis.subscribed = true;
+      gaps.forEach((l) => l());
+    },
   };
   return redis;
 }
@@ -72,21 +79,26 @@ describe('AuthStateCache', () => {
     now.mockRestore();
   });
 
-  it('drops every state when the subscriber reconnects, and keeps states 5 s only while it is down', async () => {
+  it('drops every state when the subscriber is lost and when it is back, keeping states 5 s meanwhile', async () => {
     const { c, redis, ds } = await cache();
     const now = jest.spyOn(Date, 'now').mockReturnValue(2_000_000);
     await c.get('acme', 1, ds as unknown as DataSource);
-    await c.get('beta', 2, ds as unknown as DataSource);
+    redis.lose();
+    await c.get('acme', 1, ds as unknown as DataSource);
+    expect(ds.reads).toBe(2);
+    now.mockReturnValue(2_000_000 + 4000);
+    await c.get('acme', 1, ds as unknown as DataSource);
+    expect(ds.reads).toBe(2);
+    now.mockReturnValue(2_000_000 + 5001);
+    await c.get('acme', 1, ds as unknown as DataSource);
+    expect(ds.reads).toBe(3);
+
     redis.reconnect();
     await c.get('acme', 1, ds as unknown as DataSource);
-    await c.get('beta', 2, ds as unknown as DataSource);
     expect(ds.reads).toBe(4);
-
-    redis.subscribed = false;
-    await c.get('acme', 3, ds as unknown as DataSource);
-    now.mockReturnValue(2_000_000 + 5001);
-    await c.get('acme', 3, ds as unknown as DataSource);
-    expect(ds.reads).toBe(6);
+    now.mockReturnValue(2_000_000 + 60_000);
+    await c.get('acme', 1, ds as unknown as DataSource);
+    expect(ds.reads).toBe(4);
     now.mockRestore();
   });
 

@@ -28,8 +28,9 @@ const CHANNEL = 'auth:invalidate';
  * stays valid: every change (block, delete, confirmation, password, token version, role, company,
  * a role's permissions, a restore) invalidates it here at once and on other replicas through Redis,
  * so a user who calls once a minute costs no more than one who calls every second. When the
- * subscriber reconnects (messages may have been missed) everything is dropped;
- * AUTH_STATE_CACHE_SECONDS is a backstop.
+ * subscriber connection is lost everything is dropped, entries made until it is back live 5 s (the
+ * former life), and everything is dropped again once it is back; AUTH_STATE_CACHE_SECONDS is a
+ * backstop.
  */
 @Injectable()
 export class AuthStateCache implements OnApplicationBootstrap {
@@ -47,7 +48,7 @@ export class AuthStateCache implements OnApplicationBootstrap {
    * connection is still in its handshake makes ioredis fail its ready check.
    */
   async onApplicationBootstrap() {
-    this.redis.onSubscriberReconnect(() => this.entries.clear());
+    this.redis.onMessagesMayBeLost(() => this.entries.clear());
     await this.redis.subscribe(CHANNEL, (key) => this.drop(key));
   }
 
