@@ -5,6 +5,8 @@ const WORKER_JS = join(__dirname, '..', 'src', 'worker.js');
 
 export interface Child {
   port: number;
+  /** The CPU profile it writes as it exits (with BENCH_PROFILE_DIR). */
+  profile?: string;
   process: ChildProcess;
   ask<T>(type: string): Promise<T>;
   stop(): Promise<void>;
@@ -22,11 +24,12 @@ const PROFILE_WAIT_MS = Number(process.env.BENCH_PROFILE_WAIT_S ?? 300) * 1000;
  */
 export async function startChild(name: string, env: NodeJS.ProcessEnv): Promise<Child> {
   const profileDir = process.env.BENCH_PROFILE_DIR;
+  const profileName = `${name}-${Date.now()}.cpuprofile`;
   const child = fork(join(__dirname, 'servers', `${name}.js`), [], {
     env: { ...process.env, ...env },
     stdio: 'inherit',
     execArgv: profileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]
+      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profileName}`]
       : [],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -35,6 +38,7 @@ export async function startChild(name: string, env: NodeJS.ProcessEnv): Promise<
   });
   return {
     port,
+    profile: profileDir ? join(profileDir, profileName) : undefined,
     process: child,
     ask: <T>(type: string) =>
       new Promise<T>((resolve) => {

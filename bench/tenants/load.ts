@@ -5,7 +5,10 @@ import { databaseUrl } from '../../test/support/test-env';
 import { SmtpSink } from '../../test/support/smtp-sink';
 import { bootApp } from '../../test/support/test-app';
 import { BENCH_SECRETS, fmt, runAlone } from '../bench-env';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Child, startChild } from '../child';
+import { Phase, phaseMark } from '../profile-top';
 import { fleetTokens, makeFleet } from './fleet';
 import { benchEntry } from './own-cluster';
 import { pacedLoad } from './paced';
@@ -151,14 +154,28 @@ async function apiCpuMs(server: Child): Promise<number> {
   return (user + system) / 1000;
 }
 
+/** When each load ran, to cut the API's CPU profile by them (bench/profile-top.ts). */
+const phases: Phase[] = [];
+
 /** Runs `work` and answers its result with the API's CPU ms and each process's CPU meanwhile. */
-async function withCpu<T>(server: Child, work: () => Promise<T>) {
+async function withCpu<T>(server: Child, phase: string, work: () => Promise<T>) {
   const split = new ProcessCpu(server.process.pid!);
   const before = await apiCpuMs(server);
+  const started = process.hrtime.bigint();
   split.start();
   const result = await work();
   const cpu = split.stop();
+  phases.push(phaseMark(phase, started));
   return { result, apiMs: (await apiCpuMs(server)) - before, cpu };
+}
+
+/** Writes the phases beside the loaded process's profile and says how to read them. */
+function notePhases(server: Child) {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  if (!dir || !server.profile) return;
+  const file = join(dir, `phases-${Date.now()}.json`);
+  writeFileSync(file, JSON.stringify(phases, null, 2));
+  console.log(`  profile              : node dist-bench/bench/profile-top.js ${server.profile} ${file}`);
 }
 
 /** Flat out at `CONNECTIONS`: one client, then each request to the next client (the original bench). */
@@ -170,9 +187,9 @@ async function flatOut(
   bare: Load | undefined,
 ) {
   const one = [ids[0]];
-  const single = await withCpu(server, () => load(server.port, one, tokens));
+  const single = await withCpu(server, 'flat, one client', () => load(server.port, one, tokens));
   const before = await connectionFigures(server.port);
-  const spread = await withCpu(server, () => sampled(master, load(server.port, ids, tokens)));
+  const spread = await withCpu(server, 'flat, spread', () => sampled(master, load(server.port, ids, tokens)));
   const after = await connectionFigures(server.port);
   const [spreadLoad, most] = spread.result;
   const ratio = spreadLoad.rps / single.result.rps;
@@ -207,10 +224,10 @@ async function flatOut(
 
 /** A fixed total rate over every client, beside the same rate on one client. */
 async function paced(server: Child, ids: string[], tokens: Map<string, string>) {
-  const single = await withCpu(server, () =>
+  const single = await withCpu(server, 'paced, one client', () =>
     pacedLoad(server.port, [ids[0]], tokens, PACED_RATE, PACED_DURATION_S),
   );
-  const spread = await withCpu(server, () =>
+  const spread = await withCpu(server, 'paced, spread', () =>
     pacedLoad(server.port, ids, tokens, PACED_RATE, PACED_DURATION_S),
   );
   const line = (r: typeof single) =>
@@ -300,6 +317,7 @@ export async function main(): Promise<void> {
     if (MODES.has('flat')) await flatOut(server, fleet.identifiers, tokens, setup.masterDatabase, bare);
     if (MODES.has('paced')) await paced(server, fleet.identifiers, tokens);
     if (MODES.has('quiet')) await quiet(server, fleet.identifiers, tokens);
+    notePhases(server);
 
     idle = await startChild('nest-server', { BENCH_APP_ENV: JSON.stringify(appEnv) });
     await new Promise((r) => setTimeout(r, 3000));
