@@ -35,6 +35,7 @@ const CHANNEL = 'auth:invalidate';
 @Injectable()
 export class AuthStateCache implements OnApplicationBootstrap {
   private readonly entries: ExpiringLru<Promise<AuthState | null>>;
+  private readonly clientListeners: ((client: string) => void)[] = [];
 
   constructor(
     private readonly redis: RedisService,
@@ -63,6 +64,14 @@ export class AuthStateCache implements OnApplicationBootstrap {
     return state;
   }
 
+  /**
+   * Called, on every replica, when a whole client is invalidated (a role's permissions, a restore
+   * in place): caches of other identity data of that client drop theirs too.
+   */
+  onClientInvalidated(listener: (client: string) => void): void {
+    this.clientListeners.push(listener);
+  }
+
   /** Forget one user (or, with no user, a whole client) everywhere. */
   async invalidate(client: string, userId?: number): Promise<void> {
     const key = userId === undefined ? `${client}:*` : `${client}:${userId}`;
@@ -77,6 +86,7 @@ export class AuthStateCache implements OnApplicationBootstrap {
     }
     const prefix = key.slice(0, -1);
     this.entries.deleteMatching((k) => k.startsWith(prefix));
+    for (const listener of this.clientListeners) listener(key.slice(0, -2));
   }
 
   private async load(userId: number, dataSource: DataSource): Promise<AuthState | null> {
