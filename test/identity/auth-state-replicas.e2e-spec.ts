@@ -64,6 +64,25 @@ describe('identity: changes of a cached user reach another replica within a seco
     expect(await withinASecond(() => units(b, token), 200)).not.toBeNull();
   }, 60_000);
 
+  it("a user's role assigned on A takes effect on B, which cached the user over 5 s before", async () => {
+    const id = await createUser(a, root, {
+      email: 'demoted@platform.test',
+      password: 'Cached-password-1',
+      role: 'ADMIN',
+    });
+    const token = (await loginFull(a, 'demoted@platform.test', 'Cached-password-1')).body.jwt as string;
+    // An empty body: 400 for a role that may create units (the guard let it through), 403 for a VIEWER.
+    const create = () => b.http().post('/api/units').set(as(token)).send({});
+    expect((await create()).status).toBe(400);
+    await sleep(6000);
+    expect((await create()).status).toBe(400);
+
+    const viewer = await roleId(a, root, 'VIEWER');
+    const assigned = await a.http().put(`/api/admin/users/${id}/role`).set(as(root)).send({ roleId: viewer });
+    expect(assigned.status).toBe(200);
+    expect(await withinASecond(create, 403)).not.toBeNull();
+  }, 60_000);
+
   it('a user blocked on A is refused on B, which cached the user over 5 s before', async () => {
     const { id, token } = await viewerSession('block-cached@platform.test');
     expect((await units(b, token)).status).toBe(200);
