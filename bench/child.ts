@@ -5,10 +5,18 @@ const WORKER_JS = join(__dirname, '..', 'src', 'worker.js');
 
 export interface Child {
   port: number;
+  /** The CPU profile it writes as it exits (with BENCH_PROFILE_DIR). */
+  profile?: string;
   process: ChildProcess;
   ask<T>(type: string): Promise<T>;
   stop(): Promise<void>;
 }
+
+/**
+ * A child that writes a CPU profile writes it as it exits, which takes long after a long load on a
+ * busy machine: it is given this long (BENCH_PROFILE_WAIT_S) before it is killed, instead of 5 s.
+ */
+const PROFILE_WAIT_MS = Number(process.env.BENCH_PROFILE_WAIT_S ?? 300) * 1000;
 
 /**
  * Starts a compiled bench server (dist-bench/bench/servers/NAME.js) and waits for its port.
@@ -16,11 +24,12 @@ export interface Child {
  */
 export async function startChild(name: string, env: NodeJS.ProcessEnv): Promise<Child> {
   const profileDir = process.env.BENCH_PROFILE_DIR;
+  const profileName = `${name}-${Date.now()}.cpuprofile`;
   const child = fork(join(__dirname, 'servers', `${name}.js`), [], {
     env: { ...process.env, ...env },
     stdio: 'inherit',
     execArgv: profileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]
+      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profileName}`]
       : [],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -29,6 +38,7 @@ export async function startChild(name: string, env: NodeJS.ProcessEnv): Promise<
   });
   return {
     port,
+    profile: profileDir ? join(profileDir, profileName) : undefined,
     process: child,
     ask: <T>(type: string) =>
       new Promise<T>((resolve) => {
@@ -42,7 +52,7 @@ export async function startChild(name: string, env: NodeJS.ProcessEnv): Promise<
       }),
     stop: () =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        const timer = setTimeout(() => child.kill('SIGKILL'), profileDir ? PROFILE_WAIT_MS : 5000);
         child.once('exit', () => {
           clearTimeout(timer);
           resolve();

@@ -23,6 +23,7 @@ async function main() {
   const record = writer.record.bind(writer);
   process.on('message', (message: { type: string }) => {
     if (message.type === 'statements') process.send?.({ type: 'statements', statements });
+    if (message.type === 'cpu') process.send?.({ type: 'cpu', ...process.cpuUsage() });
     if (message.type === 'audit-off' || message.type === 'audit-on') {
       writer.record = message.type === 'audit-on' ? record : async () => undefined;
       process.send?.({ type: message.type });

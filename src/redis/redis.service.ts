@@ -12,6 +12,8 @@ export class RedisService implements OnModuleDestroy {
   readonly client: Redis;
   private subscriber?: Promise<Redis>;
   private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly gapListeners = new Set<() => void>();
+  private subscriberUp = false;
 
   constructor(private readonly config: AppConfig) {
     this.client = this.connect();
@@ -36,6 +38,22 @@ export class RedisService implements OnModuleDestroy {
     this.handlers.get(full)!.add(handler);
   }
 
+  /**
+   * Whether the subscriber connection is up: while it is not, published messages are lost, so a
+   * cache kept valid by them must not trust its entries for long.
+   */
+  get subscribed(): boolean {
+    return this.subscriberUp;
+  }
+
+  /**
+   * Called when the subscriber connection is lost and again once it is back with its subscriptions:
+   * messages published in between are lost, so a cache kept valid by them drops what it holds.
+   */
+  onMessagesMayBeLost(listener: () => void): void {
+    this.gapListeners.add(listener);
+  }
+
   async onModuleDestroy() {
     const subscriber = await this.subscriber?.catch(() => undefined);
     await Promise.allSettled([this.client.quit(), subscriber?.quit()]);
@@ -50,6 +68,22 @@ export class RedisService implements OnModuleDestroy {
     const subscriber = this.connect({ enableReadyCheck: false, lazyConnect: true });
     subscriber.on('message', (ch: string, message: string) => {
       for (const h of this.handlers.get(ch) ?? []) h(message);
+    });
+    const messagesMayBeLost = () => this.gapListeners.forEach((listener) => listener());
+    subscriber.on('close', () => {
+      if (this.subscriberUp) messagesMayBeLost();
+      this.subscriberUp = false;
+    });
+    // 'ready' comes before ioredis sends the resubscriptions; a PING queued after them answers once
+    // they are in place, and only then are messages known to arrive again.
+    let connectedBefore = false;
+    const resubscribed = () => {
+      this.subscriberUp = true;
+      if (connectedBefore) messagesMayBeLost();
+      connectedBefore = true;
+    };
+    subscriber.on('ready', () => {
+      setImmediate(() => void subscriber.ping().then(resubscribed, () => undefined));
     });
     await subscriber.connect();
     return subscriber;

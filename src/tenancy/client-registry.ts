@@ -5,8 +5,10 @@ import { DbTarget } from '../database/data-source-factory';
 import { Client } from './entities/client.entity';
 import { ClientsRepository } from './clients.repository';
 import { RedisService } from '../redis/redis.service';
+import { LastAccessWrites } from './last-access-writes';
 
 const CHANNEL = 'clients:changed';
+const LAST_ACCESS_WRITE_MS = 60_000;
 
 /**
  * Every replica's in-memory view of the platform registry, used to resolve a request to a client
@@ -20,8 +22,7 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
   private byHost = new Map<string, Client>();
   private timer?: NodeJS.Timeout;
   private reloading?: Promise<void>;
-  private readonly lastAccessWritten = new Map<number, number>();
-  private readonly writes = new Set<Promise<unknown>>();
+  private readonly lastAccess: LastAccessWrites;
   private stopped = false;
   private readonly movedListeners: ((identifier: string) => void)[] = [];
 
@@ -30,7 +31,9 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
     private readonly config: AppConfig,
     private readonly redis: RedisService,
     private readonly secrets: SecretBox,
-  ) {}
+  ) {
+    this.lastAccess = new LastAccessWrites((ids) => clients.touchLastAccess(ids), LAST_ACCESS_WRITE_MS);
+  }
 
   async onModuleInit() {
     await this.reload();
@@ -44,13 +47,14 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Takes no more reloads or lastAccessAt writes and waits for those under way, so that the master
-   * pool can close under none of them (TenantDataSources calls this before it closes it).
+   * Takes no more reloads or lastAccessAt writes, writes the pending ones and waits for those under
+   * way, so that the master pool can close under none of them (TenantDataSources calls this before
+   * it closes it).
    */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await Promise.allSettled([this.reloading, ...this.writes]);
+    await Promise.allSettled([this.reloading, this.lastAccess.stop()]);
   }
 
   findByIdentifier(identifier: string): Client | undefined {
@@ -90,16 +94,12 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
     };
   }
 
-  /** Records lastAccessAt at most once a minute per client and replica, off the request path. */
+  /**
+   * Records lastAccessAt off the request path: the clients touched in a minute are written together
+   * in one statement by a timer (and at shutdown).
+   */
   touch(client: Client) {
-    const now = Date.now();
-    if (this.stopped || now - (this.lastAccessWritten.get(client.id) ?? 0) < 60_000) return;
-    this.lastAccessWritten.set(client.id, now);
-    const write = this.clients
-      .touchLastAccess(client.id)
-      .catch((err: Error) => this.logger.warn(`lastAccessAt: ${err.message}`))
-      .finally(() => this.writes.delete(write));
-    this.writes.add(write);
+    if (!this.stopped) this.lastAccess.add(client.id);
   }
 
   /** A reload that starts after any one in flight, so it sees every change committed before the call. */

@@ -153,8 +153,9 @@ export class ClientsRepository {
     return !!result.affected;
   }
 
-  @SqlExample([1])
-  async touchLastAccess(id: number): Promise<void> {
-    await this.master.query('UPDATE clients SET last_access_at = now() WHERE id = $1', [id]);
+  /** Every client touched since the last write, in one statement. */
+  @SqlExample([[1, 2]])
+  async touchLastAccess(ids: readonly number[]): Promise<void> {
+    await this.master.query('UPDATE clients SET last_access_at = now() WHERE id = ANY($1::int[])', [ids]);
   }
 }

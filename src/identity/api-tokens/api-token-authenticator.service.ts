@@ -5,6 +5,7 @@ import { holds } from '../../access/permissions';
 import { Principal } from '../../access/principal';
 import { sha256 } from '../../common/crypto/token-hash';
 import { AppError } from '../../common/errors/app-error';
+import { ExpiringLru } from '../auth/expiring-lru';
 import { RedisService } from '../../redis/redis.service';
 import { tenantContext } from '../../tenancy/tenant-context';
 import { TenantDatabase } from '../../tenancy/tenant-database';
@@ -24,16 +25,20 @@ interface TokenRecord {
 }
 
 const CHANNEL = 'api-tokens:revoked';
+/** The life of a lookup made while the Redis subscriber is down, when revocations may be lost. */
+const UNSUBSCRIBED_LIFE_MS = 5000;
 const invalid = () => AppError.unauthorized('Invalid token', 'INVALID_TOKEN');
 
 /**
- * `Bearer svc_...` credentials. Lookups are cached briefly per process (a revocation drops the
- * entry on every replica through Redis); uses are buffered by ApiTokenUsage, so an authenticated
- * request adds no database round trip once the token and its creator are cached.
+ * `Bearer svc_...` credentials. A token's record changes only when it is revoked, so lookups are
+ * kept per process until then (a revocation drops the entry on every replica through Redis; all
+ * are dropped when the subscriber connection is lost and again once it is back; API_TOKEN_CACHE_MS
+ * is a backstop); uses are buffered by ApiTokenUsage, so an authenticated request adds no database
+ * round trip once the token and its creator are cached, however rarely the token is used.
  */
 @Injectable()
 export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnApplicationBootstrap {
-  private readonly entries = new Map<string, { record: Promise<TokenRecord | null>; expires: number }>();
+  private readonly entries = new ExpiringLru<Promise<TokenRecord | null>>(50_000);
 
   constructor(
     private readonly db: TenantDatabase,
@@ -46,6 +51,11 @@ export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnAp
 
   /** After every onModuleInit, so the shared subscriber connection is past its handshake. */
   async onApplicationBootstrap() {
+    this.redis.onMessagesMayBeLost(() => this.entries.clear());
+    // A restore in place may bring back a database without tokens created since.
+    this.cache.onClientInvalidated((client) =>
+      this.entries.deleteMatching((k) => k.startsWith(`${client}:`)),
+    );
     await this.redis.subscribe(CHANNEL, (key) => this.entries.delete(key));
   }
 
@@ -93,11 +103,11 @@ export class ApiTokenAuthenticatorService implements ApiTokenAuthenticator, OnAp
   private lookup(clientIdentifier: string, hash: string): Promise<TokenRecord | null> {
     const key = `${clientIdentifier}:${hash}`;
     const hit = this.entries.get(key);
-    if (hit && hit.expires > Date.now()) return hit.record;
+    if (hit) return hit;
     const record = this.load(hash);
-    this.entries.set(key, { record, expires: Date.now() + this.settings.API_TOKEN_CACHE_MS });
-    record.catch(() => this.entries.delete(key));
-    if (this.entries.size > 50_000) this.entries.delete(this.entries.keys().next().value!);
+    const life = this.settings.API_TOKEN_CACHE_MS;
+    this.entries.set(key, record, this.redis.subscribed ? life : Math.min(life, UNSUBSCRIBED_LIFE_MS));
+    record.catch(() => this.entries.deleteIf(key, record));
     return record;
   }
 

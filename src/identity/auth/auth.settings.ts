@@ -11,6 +11,23 @@ export class AuthSettings {
   @Max(10080)
   PASSWORD_RESET_TTL_MINUTES = 60;
 
+  /**
+   * Longest life of a user's cached state (blocked, token version, role, permissions) in a process.
+   * Every change of it drops the entry at once on every replica (Redis); this life is only the
+   * backstop for a message lost anyway. While the Redis subscriber is down entries live 5 s.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  AUTH_STATE_CACHE_SECONDS = 900;
+
+  /** Users whose state one process keeps (least recently used out first). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  AUTH_STATE_CACHE_MAX = 50000;
+
   /** Lifetime of refresh tokens. */
   @Transform(toInt)
   @IsInt()

@@ -12,6 +12,7 @@ import { RegistrationsRepository, UserIdentity } from '../users/registrations.re
 import { roleIdOf } from '../users/default-data.seeder';
 import { UserQuota } from '../users/user-quota';
 import { AuthSettings } from './auth.settings';
+import { AuthStateCache } from './auth-state.cache';
 import { normalizeIdentifier } from './client-address';
 import { RegisterDto, RegisterResponseDto } from './dto/register.dto';
 import { PasswordHasher } from './password-hasher';
@@ -41,6 +42,7 @@ export class RegistrationService {
     private readonly audit: AuditWriter,
     private readonly registrations: RegistrationsRepository,
     private readonly companies: CompaniesRepository,
+    private readonly authStates: AuthStateCache,
   ) {}
 
   async register(dto: RegisterDto): Promise<RegisterResponseDto> {
@@ -107,6 +109,7 @@ export class RegistrationService {
     );
     if (rows.length === 0)
       throw AppError.badRequest('Invalid or expired confirmation token', 'INVALID_TOKEN');
+    await this.authStates.invalidate(tenantContext.get().client.identifier, rows[0].id);
     this.logger.debug(`Confirmed user ${rows[0].id}`);
     return { data: { confirmed: true } };
   }
