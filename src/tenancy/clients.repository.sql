@@ -52,4 +52,4 @@ UPDATE "clients" SET "restoring_since" = $1, "updated_at" = CURRENT_TIMESTAMP WH
 UPDATE "clients" SET "moving_to_server_id" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $2 AND "restoring_since" IS NULL);
 
 -- ClientsRepository.touchLastAccess
-UPDATE clients SET last_access_at = now() WHERE id = $1;
+UPDATE clients SET last_access_at = now() WHERE id = ANY($1::int[]);
