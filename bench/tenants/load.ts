@@ -5,7 +5,7 @@ import { databaseUrl } from '../../test/support/test-env';
 import { SmtpSink } from '../../test/support/smtp-sink';
 import { bootApp } from '../../test/support/test-app';
 import { BENCH_SECRETS, fmt, runAlone } from '../bench-env';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Child, startChild } from '../child';
 import { Phase, phaseMark } from '../profile-top';
@@ -174,6 +174,8 @@ function notePhases(server: Child) {
   const dir = process.env.BENCH_PROFILE_DIR;
   if (!dir || !server.profile) return;
   const file = join(dir, `phases-${Date.now()}.json`);
+  // The profile itself is written when the child exits, which is what makes the folder.
+  mkdirSync(dir, { recursive: true });
   writeFileSync(file, JSON.stringify(phases, null, 2));
   console.log(`  profile              : node dist-bench/bench/profile-top.js ${server.profile} ${file}`);
 }
