@@ -30,7 +30,7 @@ SELECT count(*) AS count FROM "units" t WHERE ($1::int IS NULL OR t."company_id"
 SELECT count(*) AS count FROM "units" t;
 
 -- RecordQueryRepository.aggregate #1
-SELECT t."status" AS "g0", count(*) AS "a0", sum(t."capacity_mw")::float8 AS "a1" FROM "units" t WHERE ($1::int IS NULL OR t."company_id" = $1::int) GROUP BY 1 ORDER BY 1 LIMIT $2;
+SELECT t."status" AS "g0", count(*) AS "a0", sum(t."capacity_mw")::float8 AS "a1" FROM "units" t WHERE ($1::int IS NULL OR t."company_id" = $1::int) GROUP BY t."status" ORDER BY t."status" LIMIT $2;
 
 -- RecordQueryRepository.aggregate #2
 SELECT count(*) AS "a0", sum(t."capacity_mw")::float8 AS "a1" FROM "units" t WHERE ($1::int IS NULL OR t."company_id" = $1::int) AND (t."status" = $2 OR t."capacity_mw" > $3::numeric) LIMIT $4;

@@ -20,7 +20,7 @@ const FILTERED = [
   '(t."status" = $2 OR t."capacity_mw" > $3::numeric)',
 ];
 const AGGREGATE: AggregatePlan = {
-  groups: [{ name: 'status', alias: 'g0', sql: 't."status"', bigint: false }],
+  groups: [{ name: 'status', alias: 'g0', key: 't."status"', sql: 't."status"', bigint: false }],
   values: [
     { fn: 'count', name: '*', alias: 'a0', sql: 'count(*)' },
     { fn: 'sum', name: 'capacityMw', alias: 'a1', sql: 'sum(t."capacity_mw")::float8' },

@@ -26,7 +26,8 @@ interface Column {
 
 /** One aggregate query, checked: SQL parts under generated aliases, and how to read them back. */
 export interface AggregatePlan {
-  groups: { name: string; alias: string; sql: string; bigint: boolean }[];
+  /** `key`: what the rows are grouped and ordered by; `sql`: how a group's value is answered. */
+  groups: { name: string; alias: string; key: string; sql: string; bigint: boolean }[];
   values: { fn: Aggregate; name: string; alias: string; sql: string }[];
   filter: unknown;
 }
@@ -117,7 +118,7 @@ function aggregateSql(type: RecordType, fn: Aggregate, name: string): string | {
 function groupSql(
   type: RecordType,
   entry: unknown,
-): { name: string; sql: string; bigint: boolean } | { message: string } {
+): { name: string; key: string; sql: string; bigint: boolean } | { message: string } {
   const name = typeof entry === 'string' ? entry : isObject(entry) ? entry.field : undefined;
   if (typeof name !== 'string') return { message: 'must be a field name or { field, interval }' };
   if (isObject(entry) && Object.keys(entry).some((k) => k !== 'field' && k !== 'interval')) {
@@ -131,18 +132,26 @@ function groupSql(
   const col = `t.${quoteIdent(c.column)}`;
   const bigint = c.field ? c.field.sqlType === 'bigint' : c.sqlType === 'bigint';
   const interval = isObject(entry) ? entry.interval : undefined;
+  // Rows are grouped by the column or its truncation and only each group's value is turned into
+  // text: a cast in the GROUP BY would run once per row. Decimals group as the float8 they are answered as.
   if (interval === undefined) {
-    if (c.kind === 'date' || c.kind === 'time') return { name, sql: `${col}::text`, bigint };
-    if (c.kind === 'decimal') return { name, sql: `${col}::float8`, bigint };
-    return { name, sql: col, bigint };
+    if (c.kind === 'date' || c.kind === 'time') return { name, key: col, sql: `${col}::text`, bigint };
+    if (c.kind === 'decimal') return { name, key: `${col}::float8`, sql: `${col}::float8`, bigint };
+    return { name, key: col, sql: col, bigint };
   }
   if (!(INTERVALS as readonly string[]).includes(interval as string)) {
     return { message: `interval must be one of ${INTERVALS.join(', ')}` };
   }
   // The interval is one of four fixed words, written into the SQL as a literal of its own.
   const unit = `'${interval as string}'`;
-  if (c.kind === 'datetime') return { name, sql: `date_trunc(${unit}, ${col}, 'UTC')`, bigint: false };
-  if (c.kind === 'date') return { name, sql: `date_trunc(${unit}, ${col})::date::text`, bigint: false };
+  if (c.kind === 'datetime') {
+    const key = `date_trunc(${unit}, ${col}, 'UTC')`;
+    return { name, key, sql: key, bigint: false };
+  }
+  if (c.kind === 'date') {
+    const key = `date_trunc(${unit}, ${col})`;
+    return { name, key, sql: `(${key})::date::text`, bigint: false };
+  }
   return { message: 'an interval applies to date and datetime fields' };
 }
 
@@ -157,8 +166,8 @@ export function aggregateStatement(
     ...plan.groups.map((g) => `${g.sql} AS "${g.alias}"`),
     ...plan.values.map((v) => `${v.sql} AS "${v.alias}"`),
   ];
-  const positions = plan.groups.map((_, i) => i + 1).join(', ');
-  const grouped = plan.groups.length ? ` GROUP BY ${positions} ORDER BY ${positions}` : '';
+  const keys = plan.groups.map((g) => g.key).join(', ');
+  const grouped = plan.groups.length ? ` GROUP BY ${keys} ORDER BY ${keys}` : '';
   return `SELECT ${select.join(', ')} FROM ${quoteIdent(type.table)} t${
     where.length ? ` WHERE ${where.join(' AND ')}` : ''
   }${grouped} LIMIT ${params.add(MAX_GROUPS + 1)}`;
