@@ -149,7 +149,8 @@ function groupSql(
     return { name, key, sql: key, bigint: false };
   }
   if (c.kind === 'date') {
-    const key = `date_trunc(${unit}, ${col})`;
+    // As a timestamp without time zone: no zone arithmetic per row, and the day stays the date's own.
+    const key = `date_trunc(${unit}, ${col}::timestamp)`;
     return { name, key, sql: `(${key})::date::text`, bigint: false };
   }
   return { message: 'an interval applies to date and datetime fields' };
