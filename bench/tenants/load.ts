@@ -233,7 +233,7 @@ async function paced(server: Child, ids: string[], tokens: Map<string, string>) 
     pacedLoad(server.port, ids, tokens, PACED_RATE, PACED_DURATION_S),
   );
   const line = (r: typeof single) =>
-    `p50 ${r.result.p50} ms, p95 ${r.result.p95} ms, p99 ${r.result.p99} ms (${r.result.count} requests, non-2xx ${r.result.non2xx}), API CPU ${fmt(r.apiMs / Math.max(1, r.result.count), 2)} ms/request`;
+    `p50 ${r.result.p50} ms, p95 ${r.result.p95} ms, p99 ${r.result.p99} ms (${r.result.count} requests, non-2xx ${r.result.non2xx}${r.result.statuses}), API CPU ${fmt(r.apiMs / Math.max(1, r.result.count), 2)} ms/request`;
   const p99Ratio = spread.result.p99 / single.result.p99;
   console.log(
     `\n Paced: ${PACED_RATE} req/s for ${PACED_DURATION_S} s (each of ${TENANTS} clients every ${fmt(TENANTS / PACED_RATE, 1)} s)`,

@@ -3,16 +3,34 @@ import { Agent, request } from 'node:http';
 export interface Latencies {
   count: number;
   non2xx: number;
+  /** The non-2xx answers by status (`: 503 × 2, 0 (no answer) × 1`); empty when there were none. */
+  statuses: string;
   p50: number;
   p95: number;
   p99: number;
 }
 
-export function latencies(samples: number[], non2xx: number): Latencies {
+/** `404 × 2, 0 (no answer) × 1` for the statuses counted, most frequent first. */
+function statusList(counts: Map<number, number>): string {
+  if (!counts.size) return '';
+  const named = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([status, n]) => `${status === 0 ? '0 (no answer)' : status} × ${n}`);
+  return `: ${named.join(', ')}`;
+}
+
+export function latencies(samples: number[], non2xx: number, counts = new Map<number, number>()): Latencies {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) =>
     sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]) : NaN;
-  return { count: sorted.length, non2xx, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+  return {
+    count: sorted.length,
+    non2xx,
+    statuses: statusList(counts),
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+  };
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -65,6 +83,7 @@ export async function pacedLoad(
   const total = Math.round(rate * seconds);
   const samples: number[] = [];
   let non2xx = 0;
+  const counts = new Map<number, number>();
   const inFlight: Promise<void>[] = [];
   const start = performance.now();
   for (let i = 0; i < total && !stopped(); i++) {
@@ -75,10 +94,12 @@ export async function pacedLoad(
     inFlight.push(
       oneRequest(port, id, tokens.get(id)!).then(({ status }) => {
         samples.push(performance.now() - planned);
-        if (status < 200 || status >= 300) non2xx++;
+        if (status >= 200 && status < 300) return;
+        non2xx++;
+        counts.set(status, (counts.get(status) ?? 0) + 1);
       }),
     );
   }
   await Promise.all(inFlight);
-  return latencies(samples, non2xx);
+  return latencies(samples, non2xx, counts);
 }
