@@ -42,23 +42,9 @@ const INSERT_COLUMNS = [
   'created_by_id',
 ] as const satisfies readonly (keyof WebhookInsert)[];
 
-/** Columns an update may set (values already in their stored form). */
+/** Columns an update may set (values already in their stored form): all but the secret and its author. */
 export type WebhookChanges = Partial<
-  Pick<
-    WebhookInsert,
-    | 'name'
-    | 'description'
-    | 'url'
-    | 'company_id'
-    | 'events'
-    | 'custom_headers'
-    | 'http_method'
-    | 'content_type'
-    | 'timeout_ms'
-    | 'max_retries'
-    | 'verify_ssl'
-    | 'auto_disable_after_failures'
-  >
+  Omit<WebhookInsert, 'secret_encrypted' | 'secret_preview' | 'created_by_id'>
 >;
 
 const EXAMPLE_WEBHOOK: WebhookInsert = {
