@@ -57,7 +57,8 @@ export function selfSignedCertificate(
   const notBefore = options.notBefore ?? new Date(Date.now() - 60_000);
   const notAfter = new Date(notBefore.getTime() + (options.days ?? 3650) * 86_400_000);
   const serial = randomBytes(16);
-  serial[0] &= 0x7f;
+  // Positive and minimal in DER: a leading zero byte would make OpenSSL refuse the certificate.
+  serial[0] = 0x40 | (serial[0] & 0x3f);
   const tbs = seq(
     der(0xa0, int(Buffer.from([2]))),
     int(serial),
