@@ -35,6 +35,9 @@ export class OwnPostgres {
   private dir = '';
   private bin = '';
 
+  /** `settings` are server settings given at every start (`{ wal_level: 'logical' }`). */
+  constructor(private readonly settings: Record<string, string> = {}) {}
+
   get adminUrl() {
     return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
   }
@@ -61,7 +64,8 @@ export class OwnPostgres {
   }
 
   start() {
-    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+    const extra = Object.entries(this.settings).map(([name, value]) => ` -c ${name}=${value}`);
+    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off${extra.join('')}`;
     return this.ownerRun('pg_ctl', [
       '-D',
       join(this.dir, 'data'),
