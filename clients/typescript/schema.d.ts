@@ -3481,7 +3481,7 @@ export interface paths {
         put?: never;
         /**
          * Start moving a client's database to another server
-         * @description Answers at once with the job id; GET /api/platform/moves/{jobId} shows its progress. Writes of the client answer 503 CLIENT_MOVING while its database is copied; reads go on. The copy is a new database of the move's own name; a move to the server the client is on (under another name) fails before any change.
+         * @description Answers at once with the job id; GET /api/platform/moves/{jobId} shows its progress. Online (the default where both servers run with wal_level=logical) the client keeps writing while its data is copied, and writes answer 503 CLIENT_MOVING only while the move switches (under a second); by copy, writes answer 503 CLIENT_MOVING for the whole copy. Reads go on. While an online move runs, what changes the client's schema (custom tables, sandboxes) answers 503 CLIENT_MOVING. The copy is a new database of the move's own name; a move to the server the client is on (under another name) fails before any change.
          *
          *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
          */
@@ -7453,6 +7453,11 @@ export interface components {
         MoveClientDto: {
             /** @description Database server to move the client to (active, with room) */
             serverId: number;
+            /**
+             * @description online (the default where both servers run with wal_level=logical): the data is copied while the client keeps writing, then writes pause only while the move switches (under a second); copy: writes pause for the whole copy
+             * @enum {string}
+             */
+            mode?: "online" | "copy";
         };
         MoveJobIdDto: {
             /** @description Id of the move job; follow it at GET /api/platform/moves/{jobId} */
@@ -7468,14 +7473,22 @@ export interface components {
             fromServerId?: number | null;
             toServerId: number;
             /** @enum {string} */
+            mode: "online" | "copy";
+            /** @enum {string} */
             status: "queued" | "running" | "done" | "failed";
             /**
-             * @description pausing: writes refused, sessions drained; copying: pg_dump/pg_restore; switching: replicas told
+             * @description copying: online, the schema then every table while the client writes; copy, writes refused and the database dumped and restored. catching-up (online): the target applies what was written since. switching: writes refused, the last changes applied, sequences set, rows counted, the client switched. finished.
              * @enum {string}
              */
-            step: "queued" | "pausing" | "copying" | "switching" | "finished";
+            step: "queued" | "copying" | "catching-up" | "switching" | "finished";
+            /** @description Online: bytes of write-ahead log the target has still to apply (null before replication starts) */
+            lagBytes: number | null;
+            /** @description How long the client's writes were refused (ms), once the move has switched or given up */
+            pauseMs: number | null;
             /** @description Class of the failure, when failed (details in the server log) */
             error?: string;
+            /** @description Done, but a clean-up step after the switch failed (the client is on its new server) */
+            warning?: string;
             /** Format: date-time */
             startedAt: string;
             /** Format: date-time */
@@ -24552,7 +24565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description client not provisioned, already on that server (under any name, as far as the stored identities say) or being moved; server not active or full */
+            /** @description client not provisioned, already on that server (under any name, as far as the stored identities say) or being moved; server not active or full; mode online where a server runs without wal_level=logical */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24570,7 +24583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the job queue is unreachable, with Retry-After */
+            /** @description SERVICE_UNAVAILABLE: the job queue or a database server of the move is unreachable, with Retry-After */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

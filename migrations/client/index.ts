@@ -21,6 +21,7 @@ import { OcrLanguageCodes1734510000000 } from './1734510000000-OcrLanguageCodes'
 import { DocumentSearchRank1734511000000 } from './1734511000000-DocumentSearchRank';
 import { ContentTypesClientScope1734600000000 } from './1734600000000-ContentTypesClientScope';
 import { DocumentSearchLevels1735200000000 } from './1735200000000-DocumentSearchLevels';
+import { ReplicaIdentity1736200000000 } from './1736200000000-ReplicaIdentity';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -47,4 +48,5 @@ export const CLIENT_MIGRATIONS = [
   DocumentSearchRank1734511000000,
   ContentTypesClientScope1734600000000,
   DocumentSearchLevels1735200000000,
+  ReplicaIdentity1736200000000,
 ];

@@ -119,3 +119,14 @@ export async function runSchemaDdlOn<T>(
     throw err;
   }
 }
+
+/**
+ * Waits for the schema DDL in flight in the database (any schema's lock of runSchemaDdl) to end;
+ * what starts later finds whatever the caller recorded before it called.
+ */
+export async function awaitSchemaDdl(pg: PgClient): Promise<void> {
+  await pg.query(
+    `BEGIN; SELECT pg_advisory_xact_lock(${SCHEMA_DDL_LOCK}, hashtext(nspname)) FROM pg_namespace
+      WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg\\_%'; COMMIT`,
+  );
+}

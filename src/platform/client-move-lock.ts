@@ -1,54 +1,65 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import { parseDatabaseUrl, withAdminConnection } from '../database/data-source-factory';
-import { ServerAdminRepository } from '../database/server-admin.repository';
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { ClientLeasesRepository } from '../tenancy/client-leases.repository';
 
-/** Advisory lock class (first key) of a client's database work; the second key is the client's id. */
-const CLIENT_DATABASE_LOCK = 7243008;
 const POLL_MS = 200;
 /** A move or a migration waits this long at most for the other one on the same client. */
 const LONGEST_WAIT_MS = 30 * 60_000;
+/** A lease runs out this long after its holder last renewed it. */
+export const LEASE_TTL_MS = 15_000;
+const RENEW_MS = LEASE_TTL_MS / 5;
 
 export class ClientBusy extends Error {
   constructor(clientId: number) {
-    super(
-      `Client ${clientId} stayed busy with a move or a migration for ${LONGEST_WAIT_MS / 60_000} minutes`,
-    );
+    super(`Client ${clientId} stayed busy with a move or a migration`);
   }
 }
 
 /**
  * One client's move and the migrations of that client never overlap, across every process: each
- * holds this lock, an advisory transaction lock on the master database keyed by the client's id,
- * for its whole run. A transaction lock (not a session one) so that it holds through a pooler in
- * transaction mode; the transaction runs no statement while held, so it keeps no snapshot. Waiting
- * polls a try-lock, so the waiter can say it waits (once, through `onWait`) and give up after
- * LONGEST_WAIT_MS. Should the master connection be lost, the lock goes with it.
+ * holds the client's lease on the master (client_leases) for its whole run, renewed every few
+ * seconds. No transaction stays open meanwhile, so nothing on the master (a pooler, an
+ * idle-in-transaction timeout) can end it unseen; a holder that stops leaves a lease that runs out
+ * after LEASE_TTL_MS, and the client is free again. Waiting polls, so the waiter can say it waits
+ * (once, through `onWait`) and give up after LONGEST_WAIT_MS.
  */
 @Injectable()
 export class ClientMoveLock {
-  constructor(
-    private readonly config: AppConfig,
-    private readonly serverAdmin: ServerAdminRepository,
-  ) {}
+  private readonly logger = new Logger(ClientMoveLock.name);
 
-  async hold<T>(clientId: number, work: () => Promise<T>, onWait?: () => Promise<void>): Promise<T> {
-    return withAdminConnection(parseDatabaseUrl(this.config.DATABASE_URL), async (pg) => {
-      await this.serverAdmin.begin(pg);
-      try {
-        const deadline = Date.now() + LONGEST_WAIT_MS;
-        let waiting = false;
-        for (;;) {
-          if (await this.serverAdmin.tryLockTransaction(pg, CLIENT_DATABASE_LOCK, clientId)) break;
-          if (Date.now() > deadline) throw new ClientBusy(clientId);
-          if (!waiting) await onWait?.();
-          waiting = true;
-          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        }
-        return await work();
-      } finally {
-        await this.serverAdmin.rollback(pg).catch(() => undefined);
-      }
-    });
+  constructor(private readonly leases: ClientLeasesRepository) {}
+
+  async hold<T>(
+    clientId: number,
+    work: () => Promise<T>,
+    onWait?: () => Promise<void>,
+    purpose: 'move' | 'migration' = 'migration',
+    longestWaitMs = LONGEST_WAIT_MS,
+  ): Promise<T> {
+    const holder = `${hostname()}:${process.pid}:${randomUUID()}`.slice(0, 100);
+    const deadline = Date.now() + longestWaitMs;
+    let waiting = false;
+    while (!(await this.leases.take(clientId, holder, purpose, LEASE_TTL_MS))) {
+      if (Date.now() >= deadline) throw new ClientBusy(clientId);
+      if (!waiting) await onWait?.();
+      waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    const renewal = setInterval(() => {
+      this.leases.renew(clientId, holder, LEASE_TTL_MS).then(
+        (held) => held || this.logger.error(`Client ${clientId}: the ${purpose} lost its lease`),
+        (err: Error) => this.logger.warn(`Client ${clientId}: renewing the lease failed: ${err.message}`),
+      );
+    }, RENEW_MS);
+    renewal.unref();
+    try {
+      return await work();
+    } finally {
+      clearInterval(renewal);
+      await this.leases.release(clientId, holder).catch((err: Error) => {
+        this.logger.warn(`Client ${clientId}: releasing the lease failed (${err.message}); it runs out`);
+      });
+    }
   }
 }

@@ -17,7 +17,7 @@ export class ClientMoveProcessor implements OnModuleInit {
   onModuleInit() {
     this.queue.process(MOVE_CONCURRENCY, async (job) => {
       try {
-        if (job.kind === 'move') await this.mover.run(job.jobId);
+        if (job.kind === 'move') await this.mover.run(job.jobId, job.takeOver);
         else await this.mover.dropSource(job.clientId, job.source);
       } catch (err) {
         this.logger.error(`Client move job ${job.jobId} (${job.kind}) failed: ${(err as Error).message}`);

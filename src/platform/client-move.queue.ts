@@ -1,23 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { MovedSource } from '../tenancy/client-moves.repository';
 import { TenantQueue } from '../tenancy/tenant-queue';
 
 export const CLIENT_MOVE_QUEUE = 'client-moves';
-
-/** The copy a move left on the former server, dropped after the grace period. */
-export interface MovedSource {
-  serverId: number | null;
-  host: string;
-  port: number;
-  database: string;
-  role: string;
-  /** What the server answered when the move began (absent in drops queued by earlier versions). */
-  systemIdentifier?: string;
-  clusterPort?: number;
-}
+export type { MovedSource };
 
 export type ClientMoveJob =
-  | { kind: 'move'; jobId: string }
+  | { kind: 'move'; jobId: string; takeOver?: boolean }
   | { kind: 'drop-source'; jobId: string; clientId: number; source: MovedSource };
 
 /**

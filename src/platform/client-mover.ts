@@ -9,33 +9,42 @@ import { Client } from '../tenancy/entities/client.entity';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { ClientsRepository } from '../tenancy/clients.repository';
 import { sameServer } from '../tenancy/server-identity';
-import { ClientMoveLock } from './client-move-lock';
-import { ClientMoveQueue, MovedSource } from './client-move.queue';
+import { ReplicationRepository } from '../database/replication.repository';
+import { ClientBusy, ClientMoveLock } from './client-move-lock';
+import { ClientMoveQueue } from './client-move.queue';
 import { PgToolError } from '../database/pg-tool-process';
 import { copyDatabase } from './database-copy';
-import { MoveJobs, MoveJobView, MoveStep } from './move-jobs';
+import { MovedSource, MoveJob, MoveJobs, MoveStep } from './move-jobs';
+import { MoveEnds, MoveRefused, OnlineMove } from './online-move';
 import { PlatformSettings } from './platform.settings';
 import { publicFailure } from './public-failure';
 
 /** Sessions still busy on the source this long after the pause began are ended. */
 const SESSION_DRAIN_MS = 10_000;
 const POLL_MS = 50;
+/** Steps after the switch (and removing a write guard) are tried this often, further apart each time. */
+const AFTER_SWITCH_ATTEMPTS = 4;
+const AFTER_SWITCH_BACKOFF_MS = 1_000;
+/** Removing the write guard waits this long for each table's lock. */
+const GUARD_REMOVAL_LOCK_MS = 2_000;
+/** A copy-mode move waits this long for the writers in flight before it copies. */
+const COPY_GUARD_LOCK_MS = 10_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Moves a client's database (sandbox schemas included: they live in it) to another server:
+ * Moves a client's database (sandbox schemas included: they live in it) into a new database of the
+ * move's own name (`_<name>_m<job>`) on another PostgreSQL server (checked live, before anything
+ * changes and again on the connection that creates it). Online (OnlineMove) the data is copied by
+ * logical replication while the client writes, and writes pause only for the switch. By copy:
+ * the client is marked moving (503 CLIENT_MOVING), the source made unwritable (read-only for new
+ * sessions, the sessions opened before ended once idle, a write guard on every table), then
+ * pg_dump piped into pg_restore, then the switch.
  *
- * 1. pausing: the client is marked moving (every replica refuses its writes, 503 CLIENT_MOVING),
- *    the source database turns read-only for new sessions, and the sessions opened before are
- *    ended as soon as they are idle, so no write can commit there any more;
- * 2. copying: pg_dump of the source into a new database of the move's own name on the target
- *    (`_<name>_m<job>`), which must be another PostgreSQL server than the source (checked live,
- *    before the pause and again on the connection that creates it);
- * 3. switching: the registry entry names the target and the new database, and every replica drops
- *    its connections.
- *
- * Everything acknowledged before the pause committed before the dump began; writes during it are
- * refused. A failure before the switch resumes writes on the source and drops the database the
- * move created, nothing else. The source is dropped after CLIENT_MOVE_SOURCE_GRACE_MS.
+ * The job's progress is on the master and the worker holds the client's lease: a worker that
+ * stops leaves a move that another one takes over (recover). A failure before the switch undoes
+ * everything the move did and nothing else; after it, the clean-up steps are retried and the move
+ * is done (with a warning when one still failed). The source is dropped after
+ * CLIENT_MOVE_SOURCE_GRACE_MS.
  */
 @Injectable()
 export class ClientMover {
@@ -51,29 +60,39 @@ export class ClientMover {
     private readonly queue: ClientMoveQueue,
     private readonly settings: PlatformSettings,
     private readonly lock: ClientMoveLock,
+    private readonly online: OnlineMove,
+    private readonly replication: ReplicationRepository,
   ) {}
 
   /**
    * Runs a move job holding the client's lock, so it waits for a migration of the client in
    * progress (the job says so) and none starts on the client until the move is over. A second run
-   * of the same job waits too, then finds it finished and leaves.
+   * of the same job waits too, then finds it finished and leaves; one that finds the job past its
+   * first step takes over a move whose worker stopped.
    */
-  async run(jobId: string): Promise<void> {
+  async run(jobId: string, takeOver = false): Promise<void> {
     const queued = await this.jobs.get(jobId);
     if (!queued || queued.status === 'done' || queued.status === 'failed') return;
-    await this.lock.hold(
+    // A take-over (MoveSweeper) leaves at once when another worker holds the client.
+    const hold = this.lock.hold(
       queued.clientId,
       async () => {
         const job = await this.jobs.get(jobId);
         if (!job || job.status === 'done' || job.status === 'failed') return;
-        delete job.waitingFor;
-        await this.move(job);
+        job.waitingFor = null;
+        if (job.step === 'queued') await this.move(job);
+        else await this.recover(job);
       },
       async () => {
         this.logger.log(`Moving ${queued.identifier} waits for a migration of the client to finish`);
         await this.jobs.save({ ...queued, waitingFor: 'migration' });
       },
+      'move',
+      takeOver ? 0 : undefined,
     );
+    await hold.catch((err) => {
+      if (!(takeOver && err instanceof ClientBusy)) throw err;
+    });
   }
 
   /**
@@ -118,18 +137,17 @@ export class ClientMover {
     });
   }
 
-  private async move(job: MoveJobView) {
+  private async move(job: MoveJob) {
     const began = Date.now();
-    const progress = async (step: MoveStep, extra: Partial<MoveJobView> = {}) => {
+    const save = () => this.jobs.save(job);
+    const progress = async (step: MoveStep) => {
       this.logger.log(`Moving ${job.identifier}: ${step} after ${Date.now() - began} ms`);
-      Object.assign(job, { step, status: 'running' }, extra);
-      await this.jobs.save(job);
+      Object.assign(job, { step, status: 'running' });
+      await save();
     };
     let client = await this.clients.byId(job.clientId);
     const target = await this.servers.get(job.toServerId);
-    let paused = false;
-    let switched = false;
-    let created: { database: string; on: ServerIdentity } | undefined;
+    let ends: MoveEnds | undefined;
     try {
       if (!client || client.status === 'DELETED') throw new MoveRefused('Client not found');
       if (!target) throw new MoveRefused('Target server not found');
@@ -149,7 +167,7 @@ export class ClientMover {
         this.serverAdmin.identityAt(await this.targetAdmin(target, 'postgres')),
       ]);
       if (sameServer(from, to)) throw new MoveRefused(SAME_SERVER);
-      const source: MovedSource = {
+      job.source = {
         serverId: client.serverId,
         host: client.databaseHost,
         port: client.databasePort,
@@ -157,62 +175,207 @@ export class ClientMover {
         role: client.databaseUsername,
         ...from,
       };
-      const database = movedDatabaseName(client.databaseName, job.jobId);
-      await progress('pausing');
-      // A restore in place and a move exclude each other through the client's row.
-      const marked = await this.clients.markMoving(client.id, target.id);
-      if (!marked) throw new MoveRefused(BEING_RESTORED);
-      paused = true;
-      await this.registry.changed();
-      await this.makeReadOnly(source);
-
+      job.targetDatabase = movedDatabaseName(client.databaseName, job.jobId);
+      ends = await this.ends(job, target, save);
+      if (job.mode === 'online') await this.online.check(ends);
       await progress('copying');
-      client = (await this.clients.byId(client.id))!;
-      await this.prepareTarget(client, target, database, from, () => (created = { database, on: to }));
-      await copyDatabase(
-        await this.servers.adminTarget(source.serverId, source.host, source.port, source.database),
-        await this.targetAdmin(target, database),
-      );
-
-      await progress('switching');
-      await this.clients.update(null, client.id, {
-        serverId: target.id,
-        databaseHost: target.host,
-        databasePort: target.port,
-        databaseName: database,
-        movingToServerId: null,
+      await this.prepareTarget(client, target, job.targetDatabase, from, async () => {
+        job.targetCreated = true;
+        await save();
       });
-      switched = true;
-      await this.registry.changed();
-      const grace = this.settings.CLIENT_MOVE_SOURCE_GRACE_MS;
-      await this.queue.enqueue({ kind: 'drop-source', jobId: job.jobId, clientId: client.id, source }, grace);
-      await this.finish(job, new Date(Date.now() + grace).toISOString());
+      if (job.mode === 'online') {
+        await this.online.copy(job, client, ends);
+        job.pauseMs = await this.online.switchOver(job, client, target, ends);
+      } else {
+        job.pausedAt = new Date();
+        await save();
+        // A restore in place and a move exclude each other through the client's row.
+        if (!(await this.clients.markMoving(client.id, target.id))) throw new MoveRefused(BEING_RESTORED);
+        await this.registry.changed();
+        await this.makeReadOnly(job.source);
+        await withAdminConnection(ends.sourceDb, (pg) =>
+          this.replication.installWriteGuard(pg, COPY_GUARD_LOCK_MS),
+        );
+        client = (await this.clients.byId(client.id))!;
+        await copyDatabase(ends.sourceDb, ends.targetDb);
+        await this.removeGuard(ends.targetDb);
+        await progress('switching');
+        await this.clients.update(null, client.id, {
+          serverId: target.id,
+          databaseHost: target.host,
+          databasePort: target.port,
+          databaseName: job.targetDatabase,
+          movingToServerId: null,
+        });
+        job.pauseMs = Date.now() - job.pausedAt.getTime();
+        await this.registry.changed();
+      }
+      await save();
+      await this.afterSwitch(job, ends);
       this.logger.log(
-        `Moved client ${client.identifier} to server ${target.id} (database ${database}) in ${Date.now() - began} ms`,
+        `Moved client ${client.identifier} to server ${target.id} (database ${job.targetDatabase}, ${job.mode}) in ${Date.now() - began} ms`,
       );
     } catch (err) {
       this.logger.error(
         `Moving client ${job.identifier} (job ${job.jobId}) failed: ${(err as Error).message}`,
       );
-      if (paused && !switched && client) await this.resume(client);
-      if (created && !switched && target) await this.dropCreated(target, created);
-      job.status = 'failed';
-      job.error = failure(err);
-      job.finishedAt = new Date().toISOString();
-      await this.jobs.save(job);
-      await this.jobs.release(job);
+      if (await this.switched(job)) {
+        await this.afterSwitch(job, ends ?? (await this.ends(job, target!, save)));
+      } else {
+        await this.undo(job);
+        await this.fail(job, failure(err));
+      }
     }
   }
 
-  private async finish(job: MoveJobView, sourceDropAt: string | null = null) {
-    Object.assign(job, {
-      status: 'done',
-      step: 'finished',
-      finishedAt: new Date().toISOString(),
-      sourceDropAt,
+  /**
+   * Takes over a move whose worker stopped (its lease ran out): after the switch it finishes the
+   * clean-up and reports done; before, it undoes everything the move did and reports failed.
+   */
+  private async recover(job: MoveJob) {
+    this.logger.warn(`Taking over move ${job.jobId} of ${job.identifier}, stopped at ${job.step}`);
+    if (await this.switched(job)) {
+      const target = await this.servers.get(job.toServerId);
+      if (target) {
+        await this.afterSwitch(job, await this.ends(job, target, () => this.jobs.save(job)));
+        return;
+      }
+    }
+    await this.undo(job);
+    await this.fail(
+      job,
+      `The worker moving the client stopped at step ${job.step}; the move was undone and the client writes on its former server; move it again`,
+    );
+  }
+
+  /** Whether the client's row names the move's new database (the switch is one update of it). */
+  private async switched(job: MoveJob): Promise<boolean> {
+    const client = await this.clients.byId(job.clientId).catch(() => null);
+    return !!client && client.serverId === job.toServerId && client.databaseName === job.targetDatabase;
+  }
+
+  /**
+   * After the switch, every step is retried and none can undo the move: the former database closed
+   * to the client's role, replication removed, the former database's drop queued. A step that
+   * still fails leaves the move done with a warning.
+   */
+  private async afterSwitch(job: MoveJob, ends: MoveEnds) {
+    const warnings: string[] = [];
+    const step = async (what: string, work: () => Promise<void>) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await work();
+        } catch (err) {
+          if (attempt >= AFTER_SWITCH_ATTEMPTS) {
+            this.logger.error(`Move ${job.jobId}: ${what} failed: ${(err as Error).message}`);
+            warnings.push(`${what} failed`);
+            return;
+          }
+          await sleep(AFTER_SWITCH_BACKOFF_MS * attempt);
+        }
+      }
+    };
+    if (job.mode === 'online') {
+      await step('Closing the former database', () => this.online.closeSource(job, ends));
+      await step('Removing replication', () => this.online.removeReplication(job.jobId, ends));
+    }
+    const grace = this.settings.CLIENT_MOVE_SOURCE_GRACE_MS;
+    await step('Queueing the drop of the former database', async () => {
+      await this.queue.enqueue(
+        { kind: 'drop-source', jobId: job.jobId, clientId: job.clientId, source: job.source! },
+        grace,
+      );
+      job.sourceDropAt = new Date(Date.now() + grace);
     });
+    if (warnings.length) job.warning = `${warnings.join('; ')}; the client is on its new server`;
+    await this.finish(job);
+  }
+
+  /**
+   * Undoes a move that did not switch, whatever step it reached: the write guard and the
+   * read-only mark go, writes resume on the source, replication is removed, and the database the
+   * move created (and nothing else) is dropped. Every part is tried even when another fails.
+   */
+  private async undo(job: MoveJob) {
+    const client = await this.clients.byId(job.clientId).catch(() => null);
+    const target = await this.servers.get(job.toServerId).catch(() => undefined);
+    const attempt = async (what: string, work: () => Promise<unknown>) => {
+      try {
+        await work();
+      } catch (err) {
+        this.logger.error(`Undoing move ${job.jobId}: ${what} failed: ${(err as Error).message}`);
+      }
+    };
+    if (job.source && target && job.targetDatabase) {
+      const ends = await this.ends(job, target, () => this.jobs.save(job));
+      if (job.pausedAt) await attempt('removing the write guard', () => this.resumeSource(job, ends));
+      if (job.mode === 'online') {
+        await attempt('removing replication', () => this.online.removeReplication(job.jobId, ends));
+      }
+    }
+    if (client?.movingToServerId) {
+      await attempt('resuming writes', async () => {
+        await this.clients.update(null, client.id, { movingToServerId: null });
+        await this.registry.changed();
+      });
+    }
+    if (job.targetCreated && target && job.targetDatabase && job.source) {
+      await attempt('dropping the unfinished copy', () =>
+        this.dropCreated(target, job.targetDatabase!, job.source as ServerIdentity),
+      );
+    }
+  }
+
+  private async fail(job: MoveJob, error: string) {
+    Object.assign(job, { status: 'failed', error, finishedAt: new Date() });
+    if (job.pausedAt && job.pauseMs === null) job.pauseMs = Date.now() - job.pausedAt.getTime();
     await this.jobs.save(job);
-    await this.jobs.release(job);
+  }
+
+  private async finish(job: MoveJob) {
+    Object.assign(job, { status: 'done', step: 'finished', finishedAt: new Date() });
+    await this.jobs.save(job);
+  }
+
+  /** Administrative logins to the client's database on both servers. */
+  private async ends(job: MoveJob, target: DatabaseServer, save: () => Promise<void>): Promise<MoveEnds> {
+    const source = job.source!;
+    return {
+      source,
+      sourceDb: await this.servers.adminTarget(source.serverId, source.host, source.port, source.database),
+      targetDb: await this.targetAdmin(target, job.targetDatabase!),
+      save,
+    };
+  }
+
+  /** Writes go on again on the source: the guard goes, and in copy mode the read-only mark. */
+  private async resumeSource(job: MoveJob, ends: MoveEnds) {
+    await this.removeGuard(ends.sourceDb);
+    if (job.mode !== 'copy') return;
+    const admin = await this.servers.adminTarget(
+      job.source!.serverId,
+      job.source!.host,
+      job.source!.port,
+      'postgres',
+    );
+    await withAdminConnection(admin, async (pg) => {
+      await this.serverAdmin.resetReadOnly(pg, job.source!.database);
+      // Sessions opened during the pause stay read-only: they are ended, and replicas open new ones.
+      await this.serverAdmin.endAllSessions(pg, job.source!.database);
+    });
+  }
+
+  /** Drops the write guard of a database (a source resuming, or a copy that carried it). */
+  private async removeGuard(db: DbTarget) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await withAdminConnection(db, (pg) => this.replication.removeWriteGuard(pg, GUARD_REMOVAL_LOCK_MS));
+        return;
+      } catch (err) {
+        if (attempt >= AFTER_SWITCH_ATTEMPTS) throw err;
+        await sleep(AFTER_SWITCH_BACKOFF_MS * attempt);
+      }
+    }
   }
 
   /**
@@ -227,7 +390,7 @@ export class ClientMover {
       for (;;) {
         const busy = await this.endIdleSessions(pg, source.database, since, Date.now() > deadline);
         if (!busy) return;
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        await sleep(POLL_MS);
       }
     });
   }
@@ -251,7 +414,7 @@ export class ClientMover {
     target: DatabaseServer,
     name: string,
     source: ServerIdentity,
-    onCreated: () => void,
+    onCreated: () => Promise<void>,
   ) {
     if (!client.databasePassword) throw new MoveRefused('Client has no database login');
     const password = this.secrets.decrypt(client.databasePassword);
@@ -262,26 +425,23 @@ export class ClientMover {
       }
       await this.serverAdmin.ensureLoginRole(pg, client.databaseUsername, password);
       await this.serverAdmin.createDatabase(pg, name);
-      onCreated();
+      await onCreated();
       await this.serverAdmin.restrictDatabaseTo(pg, name, client.databaseUsername);
     });
   }
 
   /**
-   * Drops the database a failed move created on the target, and nothing else: the same server
-   * (identified again), a name the client is not on.
+   * Drops the database a failed move created on the target, and nothing else: the target server
+   * as registered (identified again), never the source, a name no client is on.
    */
-  private async dropCreated(target: DatabaseServer, created: { database: string; on: ServerIdentity }) {
-    try {
-      const client = await this.clients.byDatabaseName(created.database);
-      if (client) return;
-      await withAdminConnection(await this.targetAdmin(target, 'postgres'), async (pg) => {
-        if (!sameServer(await this.serverAdmin.identity(pg), created.on)) return;
-        await this.serverAdmin.dropDatabase(pg, created.database);
-      });
-    } catch (err) {
-      this.logger.warn(`Dropping the unfinished copy ${created.database} failed: ${(err as Error).message}`);
-    }
+  private async dropCreated(target: DatabaseServer, database: string, source: ServerIdentity) {
+    if (await this.clients.byDatabaseName(database)) return;
+    await withAdminConnection(await this.targetAdmin(target, 'postgres'), async (pg) => {
+      const here = await this.serverAdmin.identity(pg);
+      const known = this.servers.storedIdentity(target);
+      if (sameServer(here, source) || (known && !sameServer(here, known))) return;
+      await this.serverAdmin.dropDatabase(pg, database);
+    });
   }
 
   /** The live identity of a client's server, else the one stored, else null. */
@@ -301,33 +461,10 @@ export class ClientMover {
     return server ? this.liveIdentity(server.id, server.host, server.port) : null;
   }
 
-  /** Writes go on again on the source: the move stopped before the switch. */
-  private async resume(client: Client) {
-    try {
-      const admin = await this.servers.adminTarget(
-        client.serverId,
-        client.databaseHost,
-        client.databasePort,
-        'postgres',
-      );
-      await withAdminConnection(admin, async (pg) => {
-        await this.serverAdmin.resetReadOnly(pg, client.databaseName);
-        // Sessions opened during the pause stay read-only: they are ended, and replicas open new ones.
-        await this.serverAdmin.endAllSessions(pg, client.databaseName);
-      });
-      await this.clients.update(null, client.id, { movingToServerId: null });
-      await this.registry.changed();
-    } catch (err) {
-      this.logger.error(`Resuming writes of ${client.identifier} failed: ${(err as Error).message}`);
-    }
-  }
-
   private targetAdmin(target: DatabaseServer, database: string): Promise<DbTarget> {
     return this.servers.adminTarget(target.id, target.host, target.port, database);
   }
 }
-
-class MoveRefused extends Error {}
 
 const BEING_RESTORED = 'The client is being restored from a backup; move it once the restore is over';
 

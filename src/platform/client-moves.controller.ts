@@ -15,9 +15,12 @@ export class ClientMovesController {
   @Route('POST', 'clients/:id/move', {
     summary: "Start moving a client's database to another server",
     description:
-      'Answers at once with the job id; GET /api/platform/moves/{jobId} shows its progress. Writes of the ' +
-      'client answer 503 CLIENT_MOVING while its database is copied; reads go on. The copy is a new database ' +
-      "of the move's own name; a move to the server the client is on (under another name) fails before any change.",
+      'Answers at once with the job id; GET /api/platform/moves/{jobId} shows its progress. Online (the ' +
+      'default where both servers run with wal_level=logical) the client keeps writing while its data is ' +
+      'copied, and writes answer 503 CLIENT_MOVING only while the move switches (under a second); by copy, ' +
+      'writes answer 503 CLIENT_MOVING for the whole copy. Reads go on. While an online move runs, what ' +
+      "changes the client's schema (custom tables, sandboxes) answers 503 CLIENT_MOVING. The copy is a new " +
+      "database of the move's own name; a move to the server the client is on (under another name) fails before any change.",
     ...PLATFORM_ADMIN,
     status: 202,
     response: MoveJobStartedDto,
@@ -25,11 +28,13 @@ export class ClientMovesController {
     badRequest: 'VALIDATION_ERROR: no such server',
     conflict:
       'client not provisioned, already on that server (under any name, as far as the stored identities say) ' +
-      'or being moved; server not active or full',
-    answers: { 503: 'SERVICE_UNAVAILABLE: the job queue is unreachable, with Retry-After' },
+      'or being moved; server not active or full; mode online where a server runs without wal_level=logical',
+    answers: {
+      503: 'SERVICE_UNAVAILABLE: the job queue or a database server of the move is unreachable, with Retry-After',
+    },
   })
   move(@Param('id', IdParam) id: number, @Body() dto: MoveClientDto) {
-    return this.moves.start(id, dto.serverId);
+    return this.moves.start(id, dto.serverId, dto.mode);
   }
 
   @Route('GET', 'moves/:jobId', {

@@ -5,7 +5,8 @@ import { DatabaseServersRepository } from '../tenancy/database-servers.repositor
 import { ClientMoveQueue } from './client-move.queue';
 import { MIGRATABLE } from './clients.service';
 import { DatabaseServersService } from './database-servers.service';
-import { MoveJobs } from './move-jobs';
+import { MoveJobs, MoveMode } from './move-jobs';
+import { MoveModes } from './move-mode';
 
 /** Starts client moves and answers their progress. */
 @Injectable()
@@ -18,13 +19,14 @@ export class ClientMovesService {
     private readonly serverRows: DatabaseServersRepository,
     private readonly jobs: MoveJobs,
     private readonly queue: ClientMoveQueue,
+    private readonly modes: MoveModes,
   ) {}
 
   /**
    * 404 unknown client; 400 unknown server; 409 when the client is not provisioned, already there,
    * being moved or restored, or the server is not active or full. Answers the job id at once.
    */
-  async start(clientId: number, serverId: number) {
+  async start(clientId: number, serverId: number, requested?: MoveMode) {
     const client = await this.clients.byId(clientId);
     if (!client || client.status === 'DELETED') throw AppError.notFound('Client');
     if (!MIGRATABLE.includes(client.status)) {
@@ -37,12 +39,14 @@ export class ClientMovesService {
     await this.servers.assertOtherServer(client.serverId, server);
     const places = await this.serverRows.places(null);
     this.servers.assertTakes(server, places.get(server.id) ?? 0);
+    const mode = await this.modes.choose(client, server, requested);
     const job = await this.unavailableOnFailure(() =>
       this.jobs.create({
         clientId,
         identifier: client.identifier,
         fromServerId: client.serverId,
         toServerId: server.id,
+        mode,
       }),
     );
     if (!job) throw AppError.conflict('A move of this client is under way');
@@ -50,7 +54,9 @@ export class ClientMovesService {
       try {
         await this.queue.enqueue({ kind: 'move', jobId: job.jobId });
       } catch (err) {
-        await this.jobs.release(job).catch(() => undefined);
+        await this.jobs
+          .save({ ...job, status: 'failed', error: 'The job queue is unavailable', finishedAt: new Date() })
+          .catch(() => undefined);
         throw err;
       }
     });
@@ -60,7 +66,7 @@ export class ClientMovesService {
   async get(jobId: string) {
     const job = await this.unavailableOnFailure(() => this.jobs.get(jobId));
     if (!job) throw AppError.notFound('Move job');
-    return { data: job };
+    return { data: MoveJobs.view(job) };
   }
 
   private async unavailableOnFailure<T>(work: () => Promise<T>): Promise<T> {

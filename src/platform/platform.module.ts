@@ -13,6 +13,10 @@ import { ClientMover } from './client-mover';
 import { ClientMovesController } from './client-moves.controller';
 import { ClientMovesService } from './client-moves.service';
 import { MoveJobs } from './move-jobs';
+import { MoveModes } from './move-mode';
+import { MoveSweeper } from './move-sweeper';
+import { OnlineMove } from './online-move';
+import { ReplicationRepository } from '../database/replication.repository';
 import { DatabaseServersController } from './database-servers.controller';
 import { DatabaseServersService } from './database-servers.service';
 import { MigrationJobs } from './migration-jobs';
@@ -29,7 +33,7 @@ import { ProvisioningQueue } from './provisioning.queue';
 export class PlatformModule {
   static register(options: { processors: boolean }): DynamicModule {
     const processors: Provider[] = options.processors
-      ? [ProvisioningProcessor, ClientMigrationProcessor, ClientMoveProcessor]
+      ? [ProvisioningProcessor, ClientMigrationProcessor, ClientMoveProcessor, MoveSweeper]
       : [];
     return {
       module: PlatformModule,
@@ -56,6 +60,9 @@ export class PlatformModule {
         ClientMoveLock,
         ClientMovesService,
         MoveJobs,
+        MoveModes,
+        OnlineMove,
+        ReplicationRepository,
         PlatformBootstrap,
         FirstAdminsRepository,
         ...processors,

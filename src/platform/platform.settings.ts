@@ -24,4 +24,21 @@ export class PlatformSettings {
   @Min(0)
   @Max(30 * 24 * 3600 * 1000)
   CLIENT_MOVE_SOURCE_GRACE_MS = 600_000;
+
+  /**
+   * An online move refuses the client's writes while it switches; a switch that takes longer than
+   * this gives up on its own: the write guard goes, writes resume on the source, the job fails.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(200)
+  @Max(600_000)
+  CLIENT_MOVE_PAUSE_MAX_MS = 5_000;
+
+  /** An online move switches once the target is this close behind the source (bytes of log). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1 << 30)
+  CLIENT_MOVE_CATCH_UP_BYTES = 1 << 20;
 }

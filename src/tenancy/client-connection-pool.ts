@@ -11,7 +11,15 @@ export interface ClientPoolSettings {
   /** Most units of work waiting for one of them (TENANT_POOL_QUEUE_MAX). */
   queueMax: number;
   waitMs: number;
+  /**
+   * Called when the server refuses this database to the client's login (its right to connect was
+   * taken away, or the database is gone): the client has moved, and the caller looks it up again.
+   */
+  onRefused?: () => void;
 }
+
+/** SQLSTATEs of a login refused a database: no CONNECT right, no such database. */
+const REFUSED_DATABASE = new Set(['42501', '3D000']);
 
 interface Waiter {
   since: number;
@@ -173,6 +181,7 @@ export class ClientConnectionPool implements PgPool {
       this.leaveWhenEmpty();
       this.ceiling.give(this);
       connection.end().catch(() => undefined);
+      if (REFUSED_DATABASE.has((err as { code?: string }).code ?? '')) this.settings.onRefused?.();
       throw Object.assign(connectionsBusy('The client database cannot be reached; try again shortly'), {
         cause: err,
       });

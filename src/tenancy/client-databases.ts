@@ -5,11 +5,13 @@ import { DbTarget, withAdminConnection } from '../database/data-source-factory';
 import { ServerAdminRepository } from '../database/server-admin.repository';
 import { ClientSchemasRepository } from './client-schemas.repository';
 import { masterDirectTarget } from '../database/pooling';
-import { runSchemaDdl, SchemaDdl } from '../database/schema-ddl.repository';
+import { awaitSchemaDdl, runSchemaDdl, SchemaDdl } from '../database/schema-ddl.repository';
 import { migrationsAfter, newestMigrations, runMigrationSet } from '../database/migration-runner';
 import { SANDBOX_SCHEMA_LIKE } from './sandbox-naming';
 import { Client } from './entities/client.entity';
 import { DatabaseServerRegistry } from './database-server-registry';
+import { ClientMovesRepository } from './client-moves.repository';
+import { clientMovingRefusal } from './migrating-clients';
 
 const SANDBOX_CREATION_LOCK = 7243102;
 /** SQLSTATE of a connection to a database that does not exist. */
@@ -36,6 +38,7 @@ export class ClientDatabases {
     private readonly servers: DatabaseServerRegistry,
     private readonly serverAdmin: ServerAdminRepository,
     private readonly schemas: ClientSchemasRepository,
+    private readonly moves: ClientMovesRepository,
   ) {}
 
   /** Creates the login role and the database when missing (idempotent), then migrates it. */
@@ -103,7 +106,10 @@ export class ClientDatabases {
 
   async dropSchema(client: Client | null, schema: string): Promise<void> {
     const target = await this.sandboxTarget(client);
-    await runSchemaDdl(target, schema, (ddl) => ddl.dropSchema());
+    await runSchemaDdl(target, schema, async (ddl) => {
+      await this.refuseDuringMove(client);
+      await ddl.dropSchema();
+    });
   }
 
   /** Copies production rows of every per-schema table (audit trail excluded) into a sandbox schema. */
@@ -122,6 +128,7 @@ export class ClientDatabases {
     return withAdminConnection(target, async (pg) => {
       await this.serverAdmin.lockSession(pg, SANDBOX_CREATION_LOCK);
       try {
+        await this.refuseDuringMove(client);
         return await work();
       } finally {
         await this.serverAdmin.unlockSession(pg, SANDBOX_CREATION_LOCK).catch(() => undefined);
@@ -134,7 +141,29 @@ export class ClientDatabases {
    * `client` is null): one transaction under the schema's advisory lock.
    */
   schemaDdl<T>(client: Client | null, schema: string, work: (ddl: SchemaDdl) => Promise<T>): Promise<T> {
-    return this.sandboxTarget(client).then((target) => runSchemaDdl(target, schema, work));
+    return this.sandboxTarget(client).then((target) =>
+      runSchemaDdl(target, schema, async (ddl) => {
+        await this.refuseDuringMove(client);
+        return work(ddl);
+      }),
+    );
+  }
+
+  /**
+   * Waits for the schema changes under way in the client's database (custom tables, sandbox
+   * creations) to end. Called by a move once it is recorded: the changes that start later find it
+   * and are refused (logical replication does not carry them).
+   */
+  async awaitSchemaChanges(client: Client): Promise<void> {
+    await withAdminConnection(await this.adminTarget(client), async (pg) => {
+      await this.serverAdmin.lockSession(pg, SANDBOX_CREATION_LOCK);
+      await awaitSchemaDdl(pg);
+    });
+  }
+
+  /** 503 CLIENT_MOVING while a move of the client is recorded (checked under the schema's lock). */
+  private async refuseDuringMove(client: Client | null): Promise<void> {
+    if (client && (await this.moves.openFor(client.id))) throw clientMovingRefusal();
   }
 
   /** A short-lived administrative connection to the client's database (used by audit retention). */

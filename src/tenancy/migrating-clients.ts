@@ -54,7 +54,7 @@ export function clientRestoringRefusal(): AppError {
 }
 
 /** Seconds a writer is told to wait while its client's database is being moved to another server. */
-const MOVING_RETRY_AFTER_SECONDS = 5;
+const MOVING_RETRY_AFTER_SECONDS = 1;
 
 /** A write to a client whose database is being copied to another server (reads go on). */
 export function clientMovingRefusal(): AppError {

@@ -12,6 +12,8 @@ import { ClientLinks } from './client-links';
 import { ClientRegistry } from './client-registry';
 import { MigratingClients } from './migrating-clients';
 import { PlatformDatabase } from './platform-database';
+import { ClientLeasesRepository } from './client-leases.repository';
+import { ClientMovesRepository } from './client-moves.repository';
 import { ClientsRepository } from './clients.repository';
 import { DatabaseServersRepository } from './database-servers.repository';
 import { ClientSchemasRepository } from './client-schemas.repository';
@@ -34,6 +36,8 @@ import { TenantMiddleware } from './tenant.middleware';
     TenantPools,
     PlatformDatabase,
     ClientsRepository,
+    ClientMovesRepository,
+    ClientLeasesRepository,
     DatabaseServersRepository,
     ServerAdminRepository,
     ClientSchemasRepository,
@@ -53,6 +57,8 @@ import { TenantMiddleware } from './tenant.middleware';
     TenantPools,
     PlatformDatabase,
     ClientsRepository,
+    ClientMovesRepository,
+    ClientLeasesRepository,
     DatabaseServersRepository,
     ServerAdminRepository,
     ClientSchemasRepository,

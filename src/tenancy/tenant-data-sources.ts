@@ -143,6 +143,8 @@ export class TenantDataSources implements OnModuleDestroy {
         max: this.config.TENANT_POOL_MAX,
         queueMax: this.config.TENANT_POOL_QUEUE_MAX,
         waitMs: CONNECTION_WAIT_MS,
+        // A replica that missed a move's announcement learns it here, before reading the former copy.
+        onRefused: () => void this.registry.reload(),
       },
       this.ceiling,
       this.metrics,

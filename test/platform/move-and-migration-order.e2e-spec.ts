@@ -10,8 +10,6 @@ import { NEWEST_CLIENT_MIGRATION } from '../support/undo-migration';
 
 /** The migration runner's advisory lock in a client database: holding it keeps its migration running. */
 const MIGRATION_LOCK = 7243001;
-/** ClientMoveLock's class: a move or a migration of a client holds it, keyed by the client's id. */
-const CLIENT_DATABASE_LOCK = 7243008;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Puts the client database at `url` one migration behind (the newest one's `down()`). */
@@ -86,10 +84,11 @@ describe('client moves and migrations wait for each other', () => {
   async function untilMigrationHoldsClientLock() {
     const deadline = Date.now() + 30_000;
     for (;;) {
+      // ClientMoveLock: a move or a migration of a client holds the client's lease on the master.
       const held = await sql(
         t.masterDatabase,
-        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND granted`,
-        [CLIENT_DATABASE_LOCK, acme.id],
+        `SELECT 1 FROM client_leases WHERE client_id = $1 AND purpose = 'migration' AND expires_at > now()`,
+        [acme.id],
       );
       if (held.length) return;
       if (Date.now() > deadline) throw new Error("the migration never took the client's lock");
@@ -132,7 +131,7 @@ describe('client moves and migrations wait for each other', () => {
       const move = await platform('post', `/clients/${acme.id}/move`).send({ serverId: secondId });
       expect(move.status).toBe(202);
       const moveId = move.body.data.jobId;
-      await follow(`/moves/${moveId}`, (job) => job.step === 'pausing');
+      await follow(`/moves/${moveId}`, (job) => job.step === 'copying');
 
       const migration = await platform('post', `/clients/${acme.id}/migrate`);
       expect(migration.status).toBe(202);

@@ -5,7 +5,7 @@ import { AppError, EnvelopeBError, PlainMessageError } from './app-error';
 import { httpErrorEvents } from './http-error-events';
 import { JSON_TOO_DEEP } from '../http/json-depth';
 import { constraintViolation } from '../../database/constraint-violation';
-import { unavailableDependency } from './unavailable-dependency';
+import { unavailableDependency, writeRefusedByMove } from './unavailable-dependency';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -32,6 +32,18 @@ const UNAVAILABLE_MESSAGES = {
 /** A lost database or Redis connection is the caller's 503 to retry, not a fault of ours (500). */
 function serviceUnavailable(exception: unknown): AppError | null {
   if (exception instanceof AppError || exception instanceof HttpException) return null;
+  if (writeRefusedByMove(exception)) {
+    // A replica that had not yet heard of the move sent a write; the move's guard refused it.
+    return new AppError(
+      503,
+      'CLIENT_MOVING',
+      "The client's database is being moved; writes resume shortly",
+      undefined,
+      {
+        'Retry-After': '1',
+      },
+    );
+  }
   const dependency = unavailableDependency(exception);
   if (!dependency) return null;
   return new AppError(503, 'SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGES[dependency], undefined, {

@@ -66,6 +66,20 @@ export function unavailableDependency(err: unknown, depth = 0): UnavailableDepen
   return null;
 }
 
+/** SQLSTATE of a write to a database made unwritable for a moment (a client being moved). */
+const READ_ONLY_TRANSACTION = '25006';
+
+/**
+ * Whether `err` (in any of the forms unavailableDependency looks through) is a write refused
+ * because the client's database is being moved: it was read-only or carried the move's write guard.
+ */
+export function writeRefusedByMove(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as ErrorLike;
+  if (e.code === READ_ONLY_TRANSACTION) return true;
+  return [e.driverError, e.cause].some((inner) => writeRefusedByMove(inner, depth + 1));
+}
+
 /** ioredis errors carry its class names or come from its own connector; pg's are plain Errors. */
 function isRedisError(e: ErrorLike): boolean {
   return /redis/i.test(e.name ?? '') || /redis/i.test(e.message ?? '');

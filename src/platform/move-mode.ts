@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+import { withAdminConnection } from '../database/data-source-factory';
+import { ReplicationRepository } from '../database/replication.repository';
+import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
+import { Client } from '../tenancy/entities/client.entity';
+import { DatabaseServer } from '../tenancy/entities/database-server.entity';
+import { MoveMode } from './move-jobs';
+
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Which way a client moves: online where both servers publish logical changes, else by copy. */
+@Injectable()
+export class MoveModes {
+  constructor(
+    private readonly servers: DatabaseServerRegistry,
+    private readonly replication: ReplicationRepository,
+  ) {}
+
+  /** `requested` when both servers allow it (409 for online otherwise); the default is online where possible. */
+  async choose(client: Client, target: DatabaseServer, requested?: MoveMode): Promise<MoveMode> {
+    if (requested === 'copy') return 'copy';
+    const [from, to] = await Promise.all([
+      this.logical(client.serverId, client.databaseHost, client.databasePort),
+      this.logical(target.id, target.host, target.port),
+    ]);
+    if (from && to) return 'online';
+    if (requested !== 'online') return 'copy';
+    const which = from ? 'target' : to ? 'source' : 'source and target';
+    throw AppError.conflict(
+      `An online move needs wal_level=logical on both servers; the ${which} server runs without it (use mode "copy")`,
+    );
+  }
+
+  private async logical(serverId: number | null, host: string, port: number): Promise<boolean> {
+    const admin = await this.servers.adminTarget(serverId, host, port, 'postgres');
+    try {
+      const level = await withAdminConnection(
+        admin,
+        (pg) => this.replication.walLevel(pg),
+        CONNECT_TIMEOUT_MS,
+      );
+      return level === 'logical';
+    } catch {
+      throw new AppError(
+        503,
+        'SERVICE_UNAVAILABLE',
+        'A database server of the move cannot be reached; try again',
+        undefined,
+        {
+          'Retry-After': '5',
+        },
+      );
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ClientMovesRepository } from '../tenancy/client-moves.repository';
+import { LEASE_TTL_MS } from './client-move-lock';
+import { ClientMoveQueue } from './client-move.queue';
+
+const SWEEP_MS = 5_000;
+/** A queued move no worker has started for this long is queued again (its queue entry was lost). */
+const QUEUED_MS = 10 * 60_000;
+
+/**
+ * Finds the moves nobody works on any more (running, or queued long ago, and no live lease on
+ * their client: the worker stopped) and queues them to be taken over: a worker resumes what is
+ * past the switch and undoes what is not. Runs in worker processes.
+ */
+@Injectable()
+export class MoveSweeper implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(MoveSweeper.name);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly moves: ClientMovesRepository,
+    private readonly queue: ClientMoveQueue,
+  ) {}
+
+  onModuleInit() {
+    this.timer = setInterval(() => void this.sweep(), SWEEP_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy() {
+    clearInterval(this.timer);
+  }
+
+  async sweep(): Promise<void> {
+    try {
+      for (const jobId of await this.moves.abandoned(LEASE_TTL_MS, QUEUED_MS)) {
+        this.logger.warn(`Move ${jobId} has no worker any more; queueing its take-over`);
+        await this.queue.enqueue({ kind: 'move', jobId, takeOver: true });
+      }
+    } catch (err) {
+      this.logger.warn(`Looking for abandoned moves failed: ${(err as Error).message}`);
+    }
+  }
+}
