@@ -24,21 +24,34 @@ const HEADER = [
   '-- Written by `npm run sql:write`; the test suite fails when it differs from what the code sends.',
 ];
 
-const capture = new AsyncLocalStorage<string[]>();
+/** A statement as the pg driver was handed it: its text and its parameters, if any. */
+export interface SentStatement {
+  text: string;
+  values: unknown[];
+}
+
+const capture = new AsyncLocalStorage<SentStatement[]>();
 let patched = false;
 
-/** Records the text of every statement sent inside `capture.run`, whatever sends it (TypeORM, pg). */
+/** Records every statement sent inside `capture.run`, whatever sends it (TypeORM, pg). */
 function patchDriver() {
   if (patched) return;
   patched = true;
   const send = Client.prototype.query as (...args: unknown[]) => unknown;
   Client.prototype.query = function (this: Client, ...args: unknown[]) {
     const statements = capture.getStore();
-    const first = args[0] as string | { text?: string } | undefined;
+    const first = args[0] as string | { text?: string; values?: unknown[] } | undefined;
     const text = typeof first === 'string' ? first : first?.text;
-    if (statements && text) statements.push(text);
+    const values = (typeof first === 'string' ? args[1] : first?.values) as unknown[] | undefined;
+    if (statements && text) statements.push({ text, values: Array.isArray(values) ? values : [] });
     return send.apply(this, args);
   } as typeof Client.prototype.query;
+}
+
+/** Runs `work`, appending to `statements` every statement it sends through the pg driver. */
+export function recordStatements<T>(statements: SentStatement[], work: () => Promise<T>): Promise<T> {
+  patchDriver();
+  return capture.run(statements, work);
 }
 
 export function repositoryFiles(dir = SRC): string[] {
@@ -76,7 +89,7 @@ function publicMethods(file: string): Map<string, string[]> {
 }
 
 /** Statement text as sent, with its indentation removed so the file reads as SQL. */
-function tidy(statement: string): string {
+export function tidy(statement: string): string {
   const lines = statement.split('\n').map((line) => line.trimEnd());
   while (lines.length && !lines[0].trim()) lines.shift();
   while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
@@ -104,8 +117,9 @@ async function runExample(
   instance: Instance,
   entry: SqlExampleEntry,
 ): Promise<{ statements: string[]; error?: string }> {
-  const statements: string[] = [];
-  const call = (args: readonly unknown[]) => capture.run(statements, () => instance[entry.method](...args));
+  const statements: SentStatement[] = [];
+  const call = (args: readonly unknown[]) =>
+    recordStatements(statements, async () => instance[entry.method](...args));
   const store = { requestId: randomUUID(), client: MASTER_CLIENT, schema: PRODUCTION_SCHEMA };
   try {
     await tenantContext.run(store, async () => {
@@ -121,9 +135,9 @@ async function runExample(
           if (!(e instanceof Rollback)) throw e;
         });
     });
-    return { statements: [...statements] };
+    return { statements: statements.map((s) => s.text) };
   } catch (e) {
-    return { statements: [...statements], error: e instanceof Error ? e.message : String(e) };
+    return { statements: statements.map((s) => s.text), error: e instanceof Error ? e.message : String(e) };
   }
 }
 
@@ -140,7 +154,6 @@ function providerInstance(app: INestApplication, providerClass: object): Instanc
 }
 
 export async function snapshotRepositories(app: INestApplication): Promise<SnapshotRun> {
-  patchDriver();
   const run: SnapshotRun = { files: new Map(), problems: [], errors: [] };
   // The first statement on a fresh pool may bring the pool's own set-up: send it before recording.
   await tenantContext.run({ requestId: 'warm-up', client: MASTER_CLIENT, schema: PRODUCTION_SCHEMA }, () =>
