@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../sql/sql-snapshots';
-import { migrationSqlFiles, MigrationSqlRun, recordMigrationSql } from './migration-sql';
+import { migrationSqlFiles, ROOT } from './migration-files';
+import { MigrationSqlRun, recordMigrationSql } from './migration-sql';
 
 /**
  * Every migration has a checked-in `<timestamp>-<Name>.sql` beside it holding the SQL its `up` sends.

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { MigrationInterface } from 'typeorm';
 import { CLIENT_MIGRATIONS } from '../../migrations/client';
@@ -8,8 +8,9 @@ import {
   parseDatabaseUrl,
   withAdminConnection,
 } from '../../src/database/data-source-factory';
-import { migrationName, migrationTimestamp } from '../../src/database/migration-runner';
-import { recordStatements, ROOT, SentStatement, tidy } from '../sql/sql-snapshots';
+import { migrationName } from '../../src/database/migration-runner';
+import { recordStatements, SentStatement, tidy } from '../sql/sent-statements';
+import { MIGRATIONS_DIR, migrationFileStem, ROOT } from './migration-files';
 import { ADMIN_URL, databaseUrl, runPrefix } from '../support/test-env';
 
 /**
@@ -21,7 +22,6 @@ import { ADMIN_URL, databaseUrl, runPrefix } from '../support/test-env';
  */
 type MigrationClass = new () => MigrationInterface;
 
-export const MIGRATIONS_DIR = join(ROOT, 'migrations');
 /** A sandbox schema name as the client set sees one (see migrations/schema-scope.ts). */
 const SANDBOX = 'sandbox_sql';
 
@@ -37,19 +37,6 @@ export interface MigrationSqlRun {
   files: Map<string, string>;
   /** Migrations whose source file could not be found beside the name it records. */
   problems: string[];
-}
-
-/** `AiExchangeRollups1734400000000` → `1734400000000-AiExchangeRollups`: the project's file naming. */
-export function migrationFileStem(name: string): string {
-  const timestamp = migrationTimestamp(name);
-  return `${timestamp}-${name.slice(0, -String(timestamp).length)}`;
-}
-
-/** The migration a `.sql` file belongs to, by its file name: `1734400000000-X.sql` → `X1734400000000`. */
-export function migrationOfSqlFile(file: string): string {
-  const match = /(\d{13})-([A-Za-z0-9]+)\.sql$/.exec(file);
-  if (!match) throw new Error(`Not a migration SQL file: ${file}`);
-  return `${match[2]}${match[1]}`;
 }
 
 function header(name: string, set: MigrationSet, inTransaction: boolean): string[] {
@@ -172,15 +159,4 @@ export async function recordMigrationSql(): Promise<MigrationSqlRun> {
     }
   }
   return run;
-}
-
-/** Every checked-in migration SQL file, relative to the repository root. */
-export function migrationSqlFiles(): string[] {
-  return (['master', 'client'] as const)
-    .flatMap((folder) =>
-      readdirSync(join(MIGRATIONS_DIR, folder))
-        .filter((file) => file.endsWith('.sql'))
-        .map((file) => relative(ROOT, join(MIGRATIONS_DIR, folder, file))),
-    )
-    .sort();
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrationOfSqlFile, migrationSqlFiles } from './migration-sql';
+import { migrationOfSqlFile, migrationSqlFiles } from './migration-files';
 import { describeFinding, lintMigrationSql, readExcused } from './squawk';
 
 const HOW =

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ROOT } from '../sql/sql-snapshots';
-import { MIGRATIONS_DIR, migrationOfSqlFile } from './migration-sql';
+import { MIGRATIONS_DIR, migrationOfSqlFile, ROOT } from './migration-files';
 
 /**
  * squawk over the migrations' SQL files: its settings are migrations/squawk.toml (every rule it does

@@ -1,12 +1,11 @@
 import { INestApplication, InjectionToken } from '@nestjs/common';
 import { NestContainer } from '@nestjs/core';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Client } from 'pg';
 import * as ts from 'typescript';
 import { sqlExamplesOf, SqlExampleEntry } from '../../src/database/sql-example';
+import { recordStatements, SentStatement, tidy } from './sent-statements';
 import { TenantDatabase } from '../../src/tenancy/tenant-database';
 import { MASTER_CLIENT, PRODUCTION_SCHEMA, tenantContext } from '../../src/tenancy/tenant-context';
 
@@ -23,36 +22,6 @@ const HEADER = [
   '-- The SQL this repository sends, one block per example of each method (see @SqlExample).',
   '-- Written by `npm run sql:write`; the test suite fails when it differs from what the code sends.',
 ];
-
-/** A statement as the pg driver was handed it: its text and its parameters, if any. */
-export interface SentStatement {
-  text: string;
-  values: unknown[];
-}
-
-const capture = new AsyncLocalStorage<SentStatement[]>();
-let patched = false;
-
-/** Records every statement sent inside `capture.run`, whatever sends it (TypeORM, pg). */
-function patchDriver() {
-  if (patched) return;
-  patched = true;
-  const send = Client.prototype.query as (...args: unknown[]) => unknown;
-  Client.prototype.query = function (this: Client, ...args: unknown[]) {
-    const statements = capture.getStore();
-    const first = args[0] as string | { text?: string; values?: unknown[] } | undefined;
-    const text = typeof first === 'string' ? first : first?.text;
-    const values = (typeof first === 'string' ? args[1] : first?.values) as unknown[] | undefined;
-    if (statements && text) statements.push({ text, values: Array.isArray(values) ? values : [] });
-    return send.apply(this, args);
-  } as typeof Client.prototype.query;
-}
-
-/** Runs `work`, appending to `statements` every statement it sends through the pg driver. */
-export function recordStatements<T>(statements: SentStatement[], work: () => Promise<T>): Promise<T> {
-  patchDriver();
-  return capture.run(statements, work);
-}
 
 export function repositoryFiles(dir = SRC): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -86,19 +55,6 @@ function publicMethods(file: string): Map<string, string[]> {
     classes.set(statement.name.text, methods);
   }
   return classes;
-}
-
-/** Statement text as sent, with its indentation removed so the file reads as SQL. */
-export function tidy(statement: string): string {
-  const lines = statement.split('\n').map((line) => line.trimEnd());
-  while (lines.length && !lines[0].trim()) lines.shift();
-  while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
-  const indents = lines
-    .slice(1)
-    .filter((l) => l.trim())
-    .map((l) => l.length - l.trimStart().length);
-  const cut = indents.length ? Math.min(...indents) : 0;
-  return [lines[0].trim(), ...lines.slice(1).map((l) => l.slice(cut))].join('\n');
 }
 
 class Rollback extends Error {}
