@@ -25,11 +25,14 @@ type MigrationClass = new () => MigrationInterface;
 /** A sandbox schema name as the client set sees one (see migrations/schema-scope.ts). */
 const SANDBOX = 'sandbox_sql';
 
-interface MigrationSet {
+export interface MigrationSet {
   folder: 'master' | 'client';
   migrations: MigrationClass[];
+  /** The scratch database it runs on, created and dropped here. */
   database: string;
   schemas: string[];
+  /** Where the migrations' source files are: migrations/<folder> unless said. */
+  dir?: string;
 }
 
 export interface MigrationSqlRun {
@@ -128,10 +131,10 @@ function renderFile(
   return `${blocks.join('\n\n')}\n`;
 }
 
-/** Runs every migration's `up` on scratch databases and renders the SQL file of each. */
-export async function recordMigrationSql(): Promise<MigrationSqlRun> {
+/** The project's two sets, each on a scratch database of this test run. */
+export function projectMigrationSets(): MigrationSet[] {
   const prefix = `${runPrefix()}_migsql`;
-  const sets: MigrationSet[] = [
+  return [
     { folder: 'master', migrations: MASTER_MIGRATIONS, database: `${prefix}_master`, schemas: ['public'] },
     {
       folder: 'client',
@@ -140,6 +143,10 @@ export async function recordMigrationSql(): Promise<MigrationSqlRun> {
       schemas: ['public', SANDBOX],
     },
   ];
+}
+
+/** Runs every migration's `up` on scratch databases and renders the SQL file of each. */
+export async function recordMigrationSql(sets = projectMigrationSets()): Promise<MigrationSqlRun> {
   const run: MigrationSqlRun = { files: new Map(), problems: [] };
   const admin = parseDatabaseUrl(ADMIN_URL);
   for (const set of sets) {
@@ -147,7 +154,8 @@ export async function recordMigrationSql(): Promise<MigrationSqlRun> {
     try {
       const recorded = await recordSet(set);
       for (const migrationClass of set.migrations) {
-        const stem = join(MIGRATIONS_DIR, set.folder, migrationFileStem(migrationName(migrationClass)));
+        const dir = set.dir ?? join(MIGRATIONS_DIR, set.folder);
+        const stem = join(dir, migrationFileStem(migrationName(migrationClass)));
         if (!existsSync(`${stem}.ts`))
           run.problems.push(`${migrationName(migrationClass)}: no ${relative(ROOT, stem)}.ts`);
         run.files.set(`${relative(ROOT, stem)}.sql`, renderFile(set, migrationClass, recorded));
