@@ -1,12 +1,11 @@
 import { INestApplication, InjectionToken } from '@nestjs/common';
 import { NestContainer } from '@nestjs/core';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Client } from 'pg';
 import * as ts from 'typescript';
 import { sqlExamplesOf, SqlExampleEntry } from '../../src/database/sql-example';
+import { recordStatements, SentStatement, tidy } from './sent-statements';
 import { TenantDatabase } from '../../src/tenancy/tenant-database';
 import { MASTER_CLIENT, PRODUCTION_SCHEMA, tenantContext } from '../../src/tenancy/tenant-context';
 
@@ -23,23 +22,6 @@ const HEADER = [
   '-- The SQL this repository sends, one block per example of each method (see @SqlExample).',
   '-- Written by `npm run sql:write`; the test suite fails when it differs from what the code sends.',
 ];
-
-const capture = new AsyncLocalStorage<string[]>();
-let patched = false;
-
-/** Records the text of every statement sent inside `capture.run`, whatever sends it (TypeORM, pg). */
-function patchDriver() {
-  if (patched) return;
-  patched = true;
-  const send = Client.prototype.query as (...args: unknown[]) => unknown;
-  Client.prototype.query = function (this: Client, ...args: unknown[]) {
-    const statements = capture.getStore();
-    const first = args[0] as string | { text?: string } | undefined;
-    const text = typeof first === 'string' ? first : first?.text;
-    if (statements && text) statements.push(text);
-    return send.apply(this, args);
-  } as typeof Client.prototype.query;
-}
 
 export function repositoryFiles(dir = SRC): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -75,19 +57,6 @@ function publicMethods(file: string): Map<string, string[]> {
   return classes;
 }
 
-/** Statement text as sent, with its indentation removed so the file reads as SQL. */
-function tidy(statement: string): string {
-  const lines = statement.split('\n').map((line) => line.trimEnd());
-  while (lines.length && !lines[0].trim()) lines.shift();
-  while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
-  const indents = lines
-    .slice(1)
-    .filter((l) => l.trim())
-    .map((l) => l.length - l.trimStart().length);
-  const cut = indents.length ? Math.min(...indents) : 0;
-  return [lines[0].trim(), ...lines.slice(1).map((l) => l.slice(cut))].join('\n');
-}
-
 class Rollback extends Error {}
 
 export interface SnapshotRun {
@@ -104,8 +73,9 @@ async function runExample(
   instance: Instance,
   entry: SqlExampleEntry,
 ): Promise<{ statements: string[]; error?: string }> {
-  const statements: string[] = [];
-  const call = (args: readonly unknown[]) => capture.run(statements, () => instance[entry.method](...args));
+  const statements: SentStatement[] = [];
+  const call = (args: readonly unknown[]) =>
+    recordStatements(statements, async () => instance[entry.method](...args));
   const store = { requestId: randomUUID(), client: MASTER_CLIENT, schema: PRODUCTION_SCHEMA };
   try {
     await tenantContext.run(store, async () => {
@@ -121,9 +91,9 @@ async function runExample(
           if (!(e instanceof Rollback)) throw e;
         });
     });
-    return { statements: [...statements] };
+    return { statements: statements.map((s) => s.text) };
   } catch (e) {
-    return { statements: [...statements], error: e instanceof Error ? e.message : String(e) };
+    return { statements: statements.map((s) => s.text), error: e instanceof Error ? e.message : String(e) };
   }
 }
 
@@ -140,7 +110,6 @@ function providerInstance(app: INestApplication, providerClass: object): Instanc
 }
 
 export async function snapshotRepositories(app: INestApplication): Promise<SnapshotRun> {
-  patchDriver();
   const run: SnapshotRun = { files: new Map(), problems: [], errors: [] };
   // The first statement on a fresh pool may bring the pool's own set-up: send it before recording.
   await tenantContext.run({ requestId: 'warm-up', client: MASTER_CLIENT, schema: PRODUCTION_SCHEMA }, () =>
