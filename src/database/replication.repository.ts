@@ -172,7 +172,8 @@ export class ReplicationRepository {
   @SqlNotRun('installs triggers on every table')
   async installWriteGuard(admin: PgClient, lockTimeoutMs: number): Promise<void> {
     await admin.query(`SET lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`);
-    await admin.query('BEGIN');
+    // A copy-mode move has made the database read-only for new sessions first.
+    await admin.query('BEGIN READ WRITE');
     try {
       await admin.query(`
         CREATE OR REPLACE FUNCTION public.${GUARD}() RETURNS trigger LANGUAGE plpgsql AS $guard$
@@ -204,6 +205,7 @@ export class ReplicationRepository {
   @SqlNotRun('drops triggers on every table')
   async removeWriteGuard(admin: PgClient, lockTimeoutMs: number): Promise<void> {
     await admin.query(`SET lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`);
+    await admin.query('SET default_transaction_read_only = off');
     try {
       await admin.query(`
         DO $guard$

@@ -17,13 +17,18 @@ export class MoveModes {
     private readonly replication: ReplicationRepository,
   ) {}
 
-  /** `requested` when both servers allow it (409 for online otherwise); the default is online where possible. */
+  /**
+   * `requested` when both servers allow it (409 for online otherwise, 503 when one cannot be
+   * asked); the default is online where possible, else copy.
+   */
   async choose(client: Client, target: DatabaseServer, requested?: MoveMode): Promise<MoveMode> {
     if (requested === 'copy') return 'copy';
-    const [from, to] = await Promise.all([
+    const both = Promise.all([
       this.logical(client.serverId, client.databaseHost, client.databasePort),
       this.logical(target.id, target.host, target.port),
     ]);
+    // By default a server that cannot be asked is moved by copy (whose job then says what failed).
+    const [from, to] = requested === 'online' ? await both : await both.catch(() => [false, false]);
     if (from && to) return 'online';
     if (requested !== 'online') return 'copy';
     const which = from ? 'target' : to ? 'source' : 'source and target';

@@ -1,0 +1,205 @@
+import { ChildProcess } from 'node:child_process';
+import { Client } from 'pg';
+import { platform, sleep, until } from '../backups/helpers';
+import { OwnPostgres } from '../operations/own-services';
+import { compileApp, runBuildFolder, startCompiledWorker } from '../support/compile-app';
+import { sql } from '../support/pg';
+import { SmtpSink } from '../support/smtp-sink';
+import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp } from '../support/test-app';
+
+const OUT = runBuildFolder();
+
+async function kill(worker: ChildProcess) {
+  if (worker.exitCode !== null || worker.signalCode !== null) return;
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  worker.kill('SIGKILL');
+  await exited;
+}
+
+async function rows<T = Record<string, unknown>>(
+  pg: OwnPostgres,
+  database: string,
+  text: string,
+): Promise<T[]> {
+  const client = new Client({ connectionString: pg.url(database) });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * An online move whose worker is killed (SIGKILL) while it copies and while it switches, and one
+ * whose switch outlasts CLIENT_MOVE_PAUSE_MAX_MS: another worker takes the stopped move over once
+ * its lease runs out and undoes it, the client writes on its source again with nothing lost, and
+ * nothing the move made is left on either server. The client then moves for real.
+ */
+describe('online moves that stop: taken over and undone, nothing lost', () => {
+  const one = new OwnPostgres({ wal_level: 'logical' });
+  const two = new OwnPostgres({ wal_level: 'logical' });
+  const sink = new SmtpSink();
+  const workers: ChildProcess[] = [];
+  let t: TestApp;
+  let api: ReturnType<typeof platform>;
+  let oneId: number;
+  let twoId: number;
+  let kappa: ProvisionedClient;
+  const headers = () => ({ 'X-Client-ID': 'kappa', Authorization: `Bearer ${kappa.adminToken}` });
+  const written: string[] = [];
+  const write = async (name: string) => {
+    const res = await t.http().post('/api/units').set(headers()).send({ name });
+    expect(res.status).toBe(201);
+    written.push(name);
+  };
+  const clientRow = async () =>
+    (
+      await sql<{ serverId: number; database: string; moving: number | null }>(
+        t.masterDatabase,
+        `SELECT server_id AS "serverId", database_name AS database, moving_to_server_id AS moving
+           FROM clients WHERE id = $1`,
+        [kappa.id],
+      )
+    )[0];
+  const startWorker = async (env: Record<string, string> = {}) => {
+    const worker = (await startCompiledWorker(OUT, { ...t.env, ...env })).child;
+    workers.push(worker);
+    return worker;
+  };
+  /** After an undone move: on its source, writing, every unit there, nothing of the move left. */
+  async function expectUndone() {
+    const row = await clientRow();
+    expect(row).toMatchObject({ serverId: oneId, moving: null });
+    await write(`after-undo-${written.length}`);
+    const stored = new Set(
+      (await rows<{ name: string }>(one, row.database, 'SELECT name FROM public.units')).map((r) => r.name),
+    );
+    expect(written.filter((name) => !stored.has(name))).toEqual([]);
+    expect(
+      await rows(one, row.database, "SELECT tgname FROM pg_trigger WHERE tgname = '_client_move_guard'"),
+    ).toEqual([]);
+    expect(await rows(one, row.database, 'SELECT pubname FROM pg_publication')).toEqual([]);
+    expect(await rows(one, 'postgres', 'SELECT slot_name FROM pg_replication_slots')).toEqual([]);
+    expect(await rows(two, 'postgres', "SELECT datname FROM pg_database WHERE datname LIKE '\\_%'")).toEqual(
+      [],
+    );
+  }
+
+  beforeAll(async () => {
+    await Promise.all([one.create(), two.create(), sink.start(), compileApp()]);
+    t = await bootApp({ env: { QUEUE_PROCESSORS_ENABLED: 'false', SMTP_URL: sink.url } });
+    api = platform(t, await superAdminToken(t));
+    for (const [name, pg] of [
+      ['one', one],
+      ['two', two],
+    ] as const) {
+      const created = await api
+        .post('/database-servers')
+        .send({ name, host: '127.0.0.1', port: pg.port, adminUsername: 'postgres', maxClients: 10 });
+      expect(created.status).toBe(201);
+      if (name === 'one') oneId = created.body.data.id;
+      else twoId = created.body.data.id;
+    }
+    await startWorker();
+    kappa = await provisionClient(t, sink, 'kappa', { serverId: oneId });
+    await write('before');
+  }, 240_000);
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => kill(w)));
+    await t?.close();
+    await Promise.all([one.destroy(), two.destroy(), sink.stop()]);
+  });
+
+  it('a worker killed while the data is copied: the move is taken over and undone', async () => {
+    const started = await api.post(`/clients/${kappa.id}/move`).send({ serverId: twoId });
+    expect(started.status).toBe(202);
+    const jobId = started.body.data.jobId as string;
+    const deadline = Date.now() + 60_000;
+    while (!(await rows(two, 'postgres', 'SELECT 1 FROM pg_subscription')).length) {
+      if (Date.now() > deadline) throw new Error('the move never subscribed');
+      await sleep(10);
+    }
+    await kill(workers[0]);
+    await write('while-stranded');
+    await startWorker();
+    const job = await until(
+      () => api.get(`/moves/${jobId}`),
+      (body) => body.data.status !== 'running' && body.data.status !== 'queued',
+      90_000,
+    );
+    expect(job).toMatchObject({ status: 'failed', mode: 'online' });
+    expect(job.error).toMatch(/stopped at step (copying|catching-up)/);
+    await expectUndone();
+  }, 150_000);
+
+  it('a worker killed while it switches: writes resume on the source once the move is undone', async () => {
+    const row = await clientRow();
+    // A writer in flight on the source keeps the write guard waiting, so the switch is caught.
+    const blocker = new Client({ connectionString: one.url(row.database) });
+    await blocker.connect();
+    await blocker.query('BEGIN; LOCK TABLE public.units IN ROW EXCLUSIVE MODE');
+    const live = workers.find((w) => w.exitCode === null && w.signalCode === null)!;
+    await kill(live);
+    await startWorker({ CLIENT_MOVE_PAUSE_MAX_MS: '600000' });
+    const started = await api.post(`/clients/${kappa.id}/move`).send({ serverId: twoId });
+    const jobId = started.body.data.jobId as string;
+    await until(
+      () => api.get(`/moves/${jobId}`),
+      (body) => body.data.step === 'switching',
+      60_000,
+    );
+    const refused = await t.http().post('/api/units').set(headers()).send({ name: 'refused' });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('CLIENT_MOVING');
+    await kill(workers[workers.length - 1]);
+    await blocker.query('ROLLBACK');
+    await blocker.end();
+    await startWorker();
+    const job = await until(
+      () => api.get(`/moves/${jobId}`),
+      (body) => body.data.status !== 'running',
+      90_000,
+    );
+    expect(job).toMatchObject({ status: 'failed' });
+    expect(job.error).toMatch(/stopped at step switching/);
+    await expectUndone();
+  }, 150_000);
+
+  it('a switch longer than CLIENT_MOVE_PAUSE_MAX_MS gives up by itself; then the client moves', async () => {
+    const row = await clientRow();
+    const live = workers.find((w) => w.exitCode === null && w.signalCode === null)!;
+    await kill(live);
+    await startWorker({ CLIENT_MOVE_PAUSE_MAX_MS: '1500' });
+    const blocker = new Client({ connectionString: one.url(row.database) });
+    await blocker.connect();
+    await blocker.query('BEGIN; LOCK TABLE public.units IN ROW EXCLUSIVE MODE');
+    const started = await api.post(`/clients/${kappa.id}/move`).send({ serverId: twoId });
+    const failed = await until(
+      () => api.get(`/moves/${started.body.data.jobId}`),
+      (body) => body.data.status !== 'running' && body.data.status !== 'queued',
+      60_000,
+    );
+    await blocker.query('ROLLBACK');
+    await blocker.end();
+    expect(failed).toMatchObject({ status: 'failed', step: 'switching' });
+    expect(failed.error).toMatch(/longer than 1500 ms/);
+    expect(failed.pauseMs as number).toBeGreaterThanOrEqual(1500);
+    await expectUndone();
+
+    const again = await api.post(`/clients/${kappa.id}/move`).send({ serverId: twoId });
+    const done = await until(
+      () => api.get(`/moves/${again.body.data.jobId}`),
+      (body) => body.data.status !== 'running' && body.data.status !== 'queued',
+      60_000,
+    );
+    expect(done).toMatchObject({ status: 'done', mode: 'online' });
+    const moved = await clientRow();
+    expect(moved.serverId).toBe(twoId);
+    const stored = new Set(
+      (await rows<{ name: string }>(two, moved.database, 'SELECT name FROM public.units')).map((r) => r.name),
+    );
+    expect(written.filter((name) => !stored.has(name))).toEqual([]);
+  }, 150_000);
+});
