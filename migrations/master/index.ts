@@ -3,6 +3,7 @@ import { DatabaseServers1734800000000 } from './1734800000000-DatabaseServers';
 import { DatabaseServerPoolers1735400000000 } from './1735400000000-DatabaseServerPoolers';
 import { Backups1735600000000 } from './1735600000000-Backups';
 import { DatabaseServerIdentity1736000000000 } from './1736000000000-DatabaseServerIdentity';
+import { DatabaseServerLogicalReplication1736300000000 } from './1736300000000-DatabaseServerLogicalReplication';
 
 /** Master-only migration set (platform registry); the master also runs the client set. */
 export const MASTER_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MASTER_MIGRATIONS = [
   DatabaseServerPoolers1735400000000,
   Backups1735600000000,
   DatabaseServerIdentity1736000000000,
+  DatabaseServerLogicalReplication1736300000000,
 ];

@@ -15,6 +15,7 @@ import { ClientMovesService } from './client-moves.service';
 import { MoveJobs } from './move-jobs';
 import { DatabaseServersController } from './database-servers.controller';
 import { DatabaseServersService } from './database-servers.service';
+import { DatabaseServerUsage } from './database-server-usage';
 import { MigrationJobs } from './migration-jobs';
 import { MigrationJobsController } from './migration-jobs.controller';
 import { PlatformSettings } from './platform.settings';
@@ -51,6 +52,7 @@ export class PlatformModule {
         StartupMigrations,
         ClientsService,
         DatabaseServersService,
+        DatabaseServerUsage,
         ClientMoveQueue,
         ClientMover,
         ClientMoveLock,
