@@ -16,6 +16,11 @@ import { MoveJobs } from './move-jobs';
 import { DatabaseServersController } from './database-servers.controller';
 import { DatabaseServersService } from './database-servers.service';
 import { DatabaseServerUsage } from './database-server-usage';
+import { ServerDrainProcessor } from './server-drain.processor';
+import { ServerDrainQueue } from './server-drain.queue';
+import { ServerDrainer } from './server-drainer';
+import { ServerDrains } from './server-drains';
+import { ServerDrainsService } from './server-drains.service';
 import { MigrationJobs } from './migration-jobs';
 import { MigrationJobsController } from './migration-jobs.controller';
 import { PlatformSettings } from './platform.settings';
@@ -30,7 +35,7 @@ import { ProvisioningQueue } from './provisioning.queue';
 export class PlatformModule {
   static register(options: { processors: boolean }): DynamicModule {
     const processors: Provider[] = options.processors
-      ? [ProvisioningProcessor, ClientMigrationProcessor, ClientMoveProcessor]
+      ? [ProvisioningProcessor, ClientMigrationProcessor, ClientMoveProcessor, ServerDrainProcessor]
       : [];
     return {
       module: PlatformModule,
@@ -53,6 +58,10 @@ export class PlatformModule {
         ClientsService,
         DatabaseServersService,
         DatabaseServerUsage,
+        ServerDrainQueue,
+        ServerDrains,
+        ServerDrainer,
+        ServerDrainsService,
         ClientMoveQueue,
         ClientMover,
         ClientMoveLock,
