@@ -11,10 +11,13 @@ export class DatabaseServerLogicalReplication1736300000000 implements MigrationI
   async up(queryRunner: QueryRunner): Promise<void> {
     // Migrations run one transaction each: the table's lock is waited for 5 s at most.
     await queryRunner.query(`SET LOCAL lock_timeout = '5s'`);
-    await queryRunner.query(`ALTER TABLE database_servers ADD COLUMN logical_replication boolean`);
+    await queryRunner.query(`SET LOCAL statement_timeout = '5s'`);
+    await queryRunner.query(
+      `ALTER TABLE database_servers ADD COLUMN IF NOT EXISTS logical_replication boolean`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE database_servers DROP COLUMN logical_replication`);
+    await queryRunner.query(`ALTER TABLE database_servers DROP COLUMN IF EXISTS logical_replication`);
   }
 }

@@ -88,12 +88,10 @@ export class DatabaseServersRepository {
    */
   @SqlExample()
   notFullyIdentified(): Promise<DatabaseServer[]> {
-    return this.master
-      .getRepository(DatabaseServer)
-      .find({
-        where: [{ systemIdentifier: IsNull() }, { logicalReplication: IsNull() }],
-        order: { id: 'ASC' },
-      });
+    return this.master.getRepository(DatabaseServer).find({
+      where: [{ systemIdentifier: IsNull() }, { logicalReplication: IsNull() }],
+      order: { id: 'ASC' },
+    });
   }
 
   /** Stores what was read of the server: its identity, its wal_level, or both. */
