@@ -3401,7 +3401,7 @@ export interface paths {
         };
         /**
          * List database servers with their clients and capacity
-         * @description List database servers with their clients and capacity.
+         * @description totalSizeBytes and connections are read live from every server at once, over its administrative login; a server that does not answer within 2 s shows them as null, and the list never fails for it.
          *
          *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
          */
@@ -3429,7 +3429,7 @@ export interface paths {
         };
         /**
          * Get a database server
-         * @description Get a database server.
+         * @description totalSizeBytes and connections are read live over its administrative login (null when it does not answer within 2 s).
          *
          *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
          */

@@ -25,6 +25,9 @@ export class DatabaseServersController {
 
   @Route('GET', '', {
     summary: 'List database servers with their clients and capacity',
+    description:
+      'totalSizeBytes and connections are read live from every server at once, over its administrative ' +
+      'login; a server that does not answer within 2 s shows them as null, and the list never fails for it.',
     ...PLATFORM_ADMIN,
     response: DatabaseServerListDto,
   })
@@ -51,6 +54,9 @@ export class DatabaseServersController {
 
   @Route('GET', ':id', {
     summary: 'Get a database server',
+    description:
+      'totalSizeBytes and connections are read live over its administrative login (null when it does not ' +
+      'answer within 2 s).',
     ...PLATFORM_ADMIN,
     response: DatabaseServerEnvelopeDto,
     notFound: true,
