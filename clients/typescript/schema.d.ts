@@ -3401,7 +3401,7 @@ export interface paths {
         };
         /**
          * List database servers with their clients and capacity
-         * @description List database servers with their clients and capacity.
+         * @description totalSizeBytes and connections are read live from every server at once, over its administrative login; a server that does not answer within 2 s shows them as null, and the list never fails for it.
          *
          *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
          */
@@ -3429,7 +3429,7 @@ export interface paths {
         };
         /**
          * Get a database server
-         * @description Get a database server.
+         * @description totalSizeBytes and connections are read live over its administrative login (null when it does not answer within 2 s).
          *
          *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
          */
@@ -3455,11 +3455,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A database server's last drain with moves: clients moved, failed and left
+         * @description A database server's last drain with moves: clients moved, failed and left.
+         *
+         *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
+         */
+        get: operations["databaseServersDrainProgress"];
         put?: never;
         /**
-         * Drain a database server: it keeps its clients and takes no new one
-         * @description Drain a database server: it keeps its clients and takes no new one.
+         * Drain a database server: it takes no new client; with moveClients, its clients are moved off
+         * @description Without a body (or with moveClients false) the server keeps its clients and takes no new one: answers 200 with the server. With moveClients true it is set draining too, and its clients are then moved in the background, one at a time, each to the active server provisioning would place a new client on; a client that cannot be placed or moved is recorded as failed and the drain goes on. Answers 202 with the progress, which GET on the same path answers afterwards.
          *
          *     Access: a bearer credential with role SUPER_ADMIN or above, the master database (platform administration).
          */
@@ -7373,6 +7379,19 @@ export interface components {
             pooled: boolean;
             /** @description Clients placed on it (deleted ones excluded) */
             clients: number;
+            /** @description True when it runs with wal_level = logical (it can take part in an online move); read through its administrative login when it is registered, updated or identified again. Null when never read */
+            logicalReplication: boolean | null;
+            /**
+             * Format: int64
+             * @description Summed size in bytes of its clients' databases, read live; null when the server did not answer in time
+             * @example 52428800
+             */
+            totalSizeBytes: number | null;
+            /**
+             * @description Client sessions open on the server right now, read live; null when it did not answer in time
+             * @example 12
+             */
+            connections: number | null;
             /** @description True for the server of MULTITENANCY_DB_HOST:MULTITENANCY_DB_PORT */
             isDefault: boolean;
             /** Format: date-time */
@@ -7449,6 +7468,47 @@ export interface components {
             maxConnections?: number;
             /** @enum {string} */
             state?: "active" | "draining" | "disabled";
+        };
+        DrainDatabaseServerDto: {
+            /**
+             * @description Also move every client of the server to the other active servers, one at a time, in the background (answer 202 with the progress). Without it the server only stops taking new clients
+             * @default false
+             */
+            moveClients: boolean;
+        };
+        ServerDrainFailureDto: {
+            clientId: number;
+            identifier: string;
+            /** @description Why it was not moved (no server with room, the move refused or failed) */
+            error: string;
+        };
+        ServerDrainDto: {
+            serverId: number;
+            /** @enum {boolean} */
+            moveClients: true;
+            /**
+             * @description running; done: every client moved; failed: finished with clients not moved (see failures), or stopped
+             * @enum {string}
+             */
+            status: "running" | "done" | "failed";
+            /** @description Clients moved, failed and still to move */
+            total: number;
+            moved: number;
+            failed: number;
+            /** @description Clients still to move, the one being moved included */
+            remaining: number;
+            /** @description The client being moved */
+            currentClientId: number | null;
+            /** @description Its move's job (GET /api/platform/moves/{jobId}) */
+            currentJobId: string | null;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+            failures: components["schemas"]["ServerDrainFailureDto"][];
+        };
+        ServerDrainEnvelopeDto: {
+            data: components["schemas"]["ServerDrainDto"];
         };
         MoveClientDto: {
             /** @description Database server to move the client to (active, with room) */
@@ -24419,7 +24479,7 @@ export interface operations {
             };
         };
     };
-    databaseServersDrain: {
+    databaseServersDrainProgress: {
         parameters: {
             query?: never;
             header?: {
@@ -24440,10 +24500,106 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DatabaseServerEnvelopeDto"];
+                    "application/json": components["schemas"]["ServerDrainEnvelopeDto"];
                 };
             };
             /** @description VALIDATION_ERROR (a body, query or path value fails its rule; `details` lists them) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description NOT_FOUND: no such server, or it never had a drain with moves */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the job store is unreachable, with Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error in the standard envelope: 404 CLIENT_NOT_FOUND for an unknown or inactive client, 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    databaseServersDrain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DrainDatabaseServerDto"];
+            };
+        };
+        responses: {
+            /** @description Drained (without moveClients): the server */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatabaseServerEnvelopeDto"];
+                };
+            };
+            /** @description Drain with moves started: its progress */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerDrainEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24479,7 +24635,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE (a database or Redis out of reach) or CLIENT_MIGRATING (the client database is being migrated) */
+            /** @description a drain with moves of this server is running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the JSON body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the job store is unreachable, with Retry-After */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

@@ -4,6 +4,7 @@ import { DatabaseServerPoolers1735400000000 } from './1735400000000-DatabaseServ
 import { Backups1735600000000 } from './1735600000000-Backups';
 import { DatabaseServerIdentity1736000000000 } from './1736000000000-DatabaseServerIdentity';
 import { ClientMoves1736200000000 } from './1736200000000-ClientMoves';
+import { DatabaseServerLogicalReplication1736300000000 } from './1736300000000-DatabaseServerLogicalReplication';
 
 /** Master-only migration set (platform registry); the master also runs the client set. */
 export const MASTER_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MASTER_MIGRATIONS = [
   Backups1735600000000,
   DatabaseServerIdentity1736000000000,
   ClientMoves1736200000000,
+  DatabaseServerLogicalReplication1736300000000,
 ];

@@ -8,6 +8,12 @@ SELECT 1;
 
 -- ServerAdminRepository.identityAt: not run (runs over an administrative connection to a client's database server)
 
+-- ServerAdminRepository.logicalReplication: not run (runs over an administrative connection to a client's database server)
+
+-- ServerAdminRepository.factsAt: not run (runs over an administrative connection to a client's database server)
+
+-- ServerAdminRepository.usageAt: not run (runs over an administrative connection to a client's database server)
+
 -- ServerAdminRepository.databaseExists: not run (runs over an administrative connection to a client's database server)
 
 -- ServerAdminRepository.roleExists: not run (runs over an administrative connection to a client's database server)

@@ -15,6 +15,17 @@ export interface ServerIdentity {
   clusterPort: number;
 }
 
+/** A server's identity and whether it runs with wal_level = logical (can take part in an online move). */
+export interface ServerFacts extends ServerIdentity {
+  logicalReplication: boolean;
+}
+
+/** What a server holds right now: the size of the databases asked about, and its open sessions. */
+export interface ServerUsage {
+  totalSizeBytes: number;
+  connections: number;
+}
+
 export interface DatabaseSession {
   pid: number;
   idle: boolean;
@@ -50,6 +61,45 @@ export class ServerAdminRepository {
   @SqlNotRun(ON_ANOTHER_SERVER)
   identityAt(admin: DbTarget): Promise<ServerIdentity> {
     return withAdminConnection(admin, (pg) => this.identity(pg), IDENTITY_CONNECT_TIMEOUT_MS);
+  }
+
+  @SqlNotRun(ON_ANOTHER_SERVER)
+  async logicalReplication(admin: PgClient): Promise<boolean> {
+    const { rows } = await admin.query<{ wal_level: string }>('SHOW wal_level');
+    return rows[0].wal_level === 'logical';
+  }
+
+  /** The identity of the server at `admin` and its wal_level, over one connection. */
+  @SqlNotRun(ON_ANOTHER_SERVER)
+  factsAt(admin: DbTarget): Promise<ServerFacts> {
+    return withAdminConnection(
+      admin,
+      async (pg) => ({ ...(await this.identity(pg)), logicalReplication: await this.logicalReplication(pg) }),
+      IDENTITY_CONNECT_TIMEOUT_MS,
+    );
+  }
+
+  /**
+   * The summed size of `databases` (those missing count nothing) and the client sessions open on
+   * the server, this one excluded; at most `timeoutMs` for the connection and the query each.
+   */
+  @SqlNotRun(ON_ANOTHER_SERVER)
+  usageAt(admin: DbTarget, databases: string[], timeoutMs: number): Promise<ServerUsage> {
+    return withAdminConnection(
+      admin,
+      async (pg) => {
+        await pg.query(`SET statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+        const { rows } = await pg.query<{ size: string; connections: number }>(
+          `SELECT (SELECT coalesce(sum(pg_database_size(datname)), 0)::text
+                     FROM pg_database WHERE datname = ANY($1::text[])) AS size,
+                  (SELECT count(*)::int FROM pg_stat_activity
+                    WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()) AS connections`,
+          [databases],
+        );
+        return { totalSizeBytes: Number(rows[0].size), connections: rows[0].connections };
+      },
+      timeoutMs,
+    );
   }
 
   @SqlNotRun(ON_ANOTHER_SERVER)

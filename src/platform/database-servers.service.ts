@@ -8,7 +8,13 @@ import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { PlatformDatabase } from '../tenancy/platform-database';
 import { DatabaseServersRepository } from '../tenancy/database-servers.repository';
 import { sameServer } from '../tenancy/server-identity';
-import { ServerAdminRepository, ServerIdentity } from '../database/server-admin.repository';
+import {
+  ServerAdminRepository,
+  ServerFacts,
+  ServerIdentity,
+  ServerUsage,
+} from '../database/server-admin.repository';
+import { DatabaseServerUsage } from './database-server-usage';
 import { toDatabaseServerView } from './database-server.view';
 import { CreateDatabaseServerDto, UpdateDatabaseServerDto } from './dto/database-server.dto';
 
@@ -23,17 +29,20 @@ export class DatabaseServersService {
     private readonly serverAdmin: ServerAdminRepository,
     private readonly registry: DatabaseServerRegistry,
     private readonly secrets: SecretBox,
+    private readonly usage: DatabaseServerUsage,
   ) {}
 
+  /** Every server with its usage, read from all servers at once (see DatabaseServerUsage). */
   async list() {
     const servers = await this.servers.all();
-    const places = await this.servers.places(null);
-    return { data: servers.map((s) => this.view(s, places)) };
+    const [places, usage] = await Promise.all([this.servers.places(null), this.usage.of(servers)]);
+    return { data: servers.map((s) => this.view(s, places, usage)) };
   }
 
   async get(id: number) {
     const server = await this.find(id);
-    return { data: this.view(server, await this.servers.places(null)) };
+    const [places, usage] = await Promise.all([this.servers.places(null), this.usage.of([server])]);
+    return { data: this.view(server, places, usage) };
   }
 
   /**
@@ -72,7 +81,20 @@ export class DatabaseServersService {
     return this.get(saved.id);
   }
 
-  async update(id: number, dto: UpdateDatabaseServerDto) {
+  /** Writes the fields given; the server's wal_level is read again (kept as it was when out of reach). */
+  update(id: number, dto: UpdateDatabaseServerDto) {
+    return this.change(id, dto, true);
+  }
+
+  /**
+   * A draining server keeps its clients and takes no new one (moves included). A server that is
+   * down can be drained at once: nothing is read from it.
+   */
+  async drain(id: number) {
+    return this.change(id, { state: 'draining' }, false);
+  }
+
+  private async change(id: number, dto: UpdateDatabaseServerDto, readWalLevel: boolean) {
     const server = await this.find(id);
     if (dto.name !== undefined) await this.assertFree(dto.name, undefined, id);
     if (dto.name !== undefined) server.name = dto.name;
@@ -80,6 +102,8 @@ export class DatabaseServersService {
     if (dto.adminPassword !== undefined) server.adminPassword = this.secrets.encrypt(dto.adminPassword);
     if (dto.adminUsername !== undefined || dto.adminPassword !== undefined) {
       await this.reidentify(server);
+    } else if (readWalLevel) {
+      await this.rereadWalLevel(server);
     }
     if (dto.maxClients !== undefined) server.maxClients = dto.maxClients;
     if (dto.maxConnections !== undefined) server.maxConnections = dto.maxConnections;
@@ -92,11 +116,6 @@ export class DatabaseServersService {
     await this.servers.save(null, server);
     await this.registry.changed();
     return this.get(id);
-  }
-
-  /** A draining server keeps its clients and takes no new one (moves included). */
-  async drain(id: number) {
-    return this.update(id, { state: 'draining' });
   }
 
   /**
@@ -144,11 +163,12 @@ export class DatabaseServersService {
     return server;
   }
 
-  private view(server: DatabaseServer, places: Map<number, number>) {
+  private view(server: DatabaseServer, places: Map<number, number>, usage: Map<number, ServerUsage | null>) {
     return toDatabaseServerView(
       server,
       places.get(server.id) ?? 0,
       server.id === this.registry.defaultServerId(),
+      usage.get(server.id) ?? null,
     );
   }
 
@@ -158,15 +178,9 @@ export class DatabaseServersService {
    * (a server that is down can still be drained).
    */
   private async reidentify(server: DatabaseServer) {
-    const password = server.adminPassword ? this.secrets.decrypt(server.adminPassword) : undefined;
-    const login = this.registry.loginTarget(
-      { host: server.host, port: server.port, database: 'postgres' },
-      server.adminUsername,
-      password,
-    );
-    let identity: ServerIdentity;
+    let identity: ServerFacts;
     try {
-      identity = await this.identify(login);
+      identity = await this.identify(this.adminLogin(server));
     } catch (err) {
       if (err instanceof AppError && err.status === 503) return;
       throw err;
@@ -175,10 +189,33 @@ export class DatabaseServersService {
     Object.assign(server, identity);
   }
 
-  /** 503 (Retry-After) when the server is out of reach, 400 when it refuses the login or the query. */
-  private async identify(admin: DbTarget): Promise<ServerIdentity> {
+  /** The server's wal_level, when the server that answers is the one registered; else kept as it was. */
+  private async rereadWalLevel(server: DatabaseServer) {
     try {
-      return await this.serverAdmin.identityAt(admin);
+      const facts = await this.serverAdmin.factsAt(this.adminLogin(server));
+      const stored = this.registry.storedIdentity(server);
+      if (!stored || sameServer(stored, facts)) server.logicalReplication = facts.logicalReplication;
+    } catch (err) {
+      this.logger.warn(`Database server ${server.id}: wal_level not read (${(err as Error).message})`);
+    }
+  }
+
+  private adminLogin(server: DatabaseServer): DbTarget {
+    const password = server.adminPassword ? this.secrets.decrypt(server.adminPassword) : undefined;
+    return this.registry.loginTarget(
+      { host: server.host, port: server.port, database: 'postgres' },
+      server.adminUsername,
+      password,
+    );
+  }
+
+  /**
+   * The server's identity and wal_level: 503 (Retry-After) when it is out of reach, 400 when it
+   * refuses the login or the query.
+   */
+  private async identify(admin: DbTarget): Promise<ServerFacts> {
+    try {
+      return await this.serverAdmin.factsAt(admin);
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       this.logger.warn(`Database server ${admin.host}:${admin.port}: ${(err as Error).message}`);

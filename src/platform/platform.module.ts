@@ -19,6 +19,12 @@ import { OnlineMove } from './online-move';
 import { ReplicationRepository } from '../database/replication.repository';
 import { DatabaseServersController } from './database-servers.controller';
 import { DatabaseServersService } from './database-servers.service';
+import { DatabaseServerUsage } from './database-server-usage';
+import { ServerDrainProcessor } from './server-drain.processor';
+import { ServerDrainQueue } from './server-drain.queue';
+import { ServerDrainer } from './server-drainer';
+import { ServerDrains } from './server-drains';
+import { ServerDrainsService } from './server-drains.service';
 import { MigrationJobs } from './migration-jobs';
 import { MigrationJobsController } from './migration-jobs.controller';
 import { PlatformSettings } from './platform.settings';
@@ -33,7 +39,13 @@ import { ProvisioningQueue } from './provisioning.queue';
 export class PlatformModule {
   static register(options: { processors: boolean }): DynamicModule {
     const processors: Provider[] = options.processors
-      ? [ProvisioningProcessor, ClientMigrationProcessor, ClientMoveProcessor, MoveSweeper]
+      ? [
+          ProvisioningProcessor,
+          ClientMigrationProcessor,
+          ClientMoveProcessor,
+          MoveSweeper,
+          ServerDrainProcessor,
+        ]
       : [];
     return {
       module: PlatformModule,
@@ -55,6 +67,11 @@ export class PlatformModule {
         StartupMigrations,
         ClientsService,
         DatabaseServersService,
+        DatabaseServerUsage,
+        ServerDrainQueue,
+        ServerDrains,
+        ServerDrainer,
+        ServerDrainsService,
         ClientMoveQueue,
         ClientMover,
         ClientMoveLock,

@@ -72,6 +72,14 @@ export class ClientsRepository {
     return this.master.getRepository(Client).find({ where: { status: In(statuses) }, order: { id: 'ASC' } });
   }
 
+  /** The clients placed on server `serverId` (deleted ones excluded), oldest first. */
+  @SqlExample([1])
+  onServer(serverId: number): Promise<Client[]> {
+    return this.master
+      .getRepository(Client)
+      .find({ where: { serverId, status: Not('DELETED') }, order: { id: 'ASC' } });
+  }
+
   /** A page of clients in the statuses given, else of every client not deleted; with the total. */
   @SqlExample([1, 20])
   @SqlExample([2, 10, ['ACTIVE']])

@@ -70,19 +70,24 @@ export class DatabaseServerRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Reads and stores the identity of every server registered without one (rows older than the
-   * identity columns, or a server out of reach when last tried); answers whether any was stored.
-   * A server still out of reach keeps none: moves compare the live identities anyway.
+   * Reads and stores the identity and the wal_level of every server registered without them (rows
+   * older than those columns, or a server out of reach when last tried); answers whether any was
+   * stored. A known identity is kept: only the wal_level is written then. A server still out of
+   * reach keeps none: moves compare the live identities anyway.
    */
   async identifyUnknown(): Promise<boolean> {
-    const unknown = await this.servers.withoutIdentity();
+    const unknown = await this.servers.notFullyIdentified();
     const read = await Promise.all(
       unknown.map(async (server) => {
         try {
-          const identity = await this.serverAdmin.identityAt(
+          const facts = await this.serverAdmin.factsAt(
             await this.adminTarget(server.id, server.host, server.port, 'postgres'),
           );
-          await this.servers.setIdentity(server.id, identity);
+          const identified = this.storedIdentity(server) !== null;
+          await this.servers.setFacts(
+            server.id,
+            identified ? { logicalReplication: facts.logicalReplication } : facts,
+          );
           return true;
         } catch (err) {
           this.logger.warn(`Database server ${server.id}: identity not read (${(err as Error).message})`);

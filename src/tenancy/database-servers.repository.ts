@@ -4,7 +4,7 @@ import { MASTER_DATA_SOURCE } from '../database/master-data-source';
 import { PoolerAddress } from '../database/pooling';
 import { SqlExample, SqlNotRun } from '../database/sql-example';
 import { DatabaseServer } from './entities/database-server.entity';
-import type { ServerIdentity } from '../database/server-admin.repository';
+import type { ServerFacts, ServerIdentity } from '../database/server-admin.repository';
 
 /** The label of the server of MULTITENANCY_DB_HOST:PORT: never its address (names reach the API). */
 export const DEFAULT_SERVER_NAME = 'default';
@@ -56,6 +56,7 @@ const EXAMPLE_SERVER: NewDatabaseServer = {
   port: 5432,
   systemIdentifier: '7300000000000000001',
   clusterPort: 5432,
+  logicalReplication: true,
   poolerHost: null,
   poolerPort: null,
   adminUsername: 'postgres',
@@ -81,15 +82,23 @@ export class DatabaseServersRepository {
     return this.master.getRepository(DatabaseServer).findOneBy({ id });
   }
 
-  /** Servers registered without an identity (older rows, or out of reach when last tried). */
+  /**
+   * Servers registered without an identity or a wal_level read (older rows, or out of reach when
+   * last tried).
+   */
   @SqlExample()
-  withoutIdentity(): Promise<DatabaseServer[]> {
-    return this.master.getRepository(DatabaseServer).findBy({ systemIdentifier: IsNull() });
+  notFullyIdentified(): Promise<DatabaseServer[]> {
+    return this.master.getRepository(DatabaseServer).find({
+      where: [{ systemIdentifier: IsNull() }, { logicalReplication: IsNull() }],
+      order: { id: 'ASC' },
+    });
   }
 
-  @SqlExample([1, { systemIdentifier: '7300000000000000001', clusterPort: 5432 }])
-  async setIdentity(id: number, identity: ServerIdentity): Promise<void> {
-    await this.master.getRepository(DatabaseServer).update(id, identity);
+  /** Stores what was read of the server: its identity, its wal_level, or both. */
+  @SqlExample([1, { systemIdentifier: '7300000000000000001', clusterPort: 5432, logicalReplication: true }])
+  @SqlExample([1, { logicalReplication: false }])
+  async setFacts(id: number, facts: Partial<ServerFacts>): Promise<void> {
+    await this.master.getRepository(DatabaseServer).update(id, facts);
   }
 
   /** The registered server (other than `exceptId`) with that identity. */
@@ -145,6 +154,17 @@ export class DatabaseServersRepository {
   async places(tx: EntityManager | null): Promise<Map<number, number>> {
     const rows: { id: number; clients: number }[] = await (tx ?? this.master.manager).query(PLACES_SQL);
     return new Map(rows.map((r) => [r.id, r.clients]));
+  }
+
+  /** Server id → the databases of the clients placed on it (deleted ones excluded). */
+  @SqlExample()
+  async clientDatabases(): Promise<Map<number, string[]>> {
+    const rows: { id: number; databases: string[] }[] = await this.master.query(
+      `SELECT server_id AS id, array_agg(database_name ORDER BY id) AS databases
+         FROM clients WHERE status <> 'DELETED' AND server_id IS NOT NULL
+        GROUP BY server_id`,
+    );
+    return new Map(rows.map((r) => [r.id, r.databases]));
   }
 
   @SqlNotRun('waits on an advisory lock held by placements under way')

@@ -172,6 +172,7 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'GET /api/platform/database-servers/:id': PLATFORM,
   'PUT /api/platform/database-servers/:id': PLATFORM,
   'POST /api/platform/database-servers/:id/drain': PLATFORM,
+  'GET /api/platform/database-servers/:id/drain': PLATFORM,
   'POST /api/platform/clients/:id/move': PLATFORM,
   'GET /api/platform/moves/:jobId': PLATFORM,
   'POST /api/platform/clients/:id/backups': PLATFORM,

@@ -180,6 +180,31 @@ export class DatabaseServerDto {
   })
   pooled: boolean;
   @ApiProperty({ description: 'Clients placed on it (deleted ones excluded)' }) clients: number;
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description:
+      'True when it runs with wal_level = logical (it can take part in an online move); read through its ' +
+      'administrative login when it is registered, updated or identified again. Null when never read',
+  })
+  logicalReplication: boolean | null;
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    nullable: true,
+    description:
+      "Summed size in bytes of its clients' databases, read live; null when the server did not answer in time",
+    example: 52_428_800,
+  })
+  totalSizeBytes: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      'Client sessions open on the server right now, read live; null when it did not answer in time',
+    example: 12,
+  })
+  connections: number | null;
   @ApiProperty({ description: 'True for the server of MULTITENANCY_DB_HOST:MULTITENANCY_DB_PORT' })
   isDefault: boolean;
   @ApiProperty() createdAt: Date;

@@ -23,6 +23,8 @@ export class DatabaseServer {
   /** The cluster's system identifier and port (see ServerIdentity); null until first read. */
   @Column({ type: 'varchar', nullable: true }) systemIdentifier: string | null;
   @Column({ type: 'int', nullable: true }) clusterPort: number | null;
+  /** Whether it runs with wal_level = logical (can take part in an online move); null until first read. */
+  @Column({ type: 'boolean', nullable: true }) logicalReplication: boolean | null;
   @Column({ type: 'int' }) maxClients: number;
   @Column({ type: 'int' }) maxConnections: number;
   @Column({ type: 'varchar' }) state: ServerState;
