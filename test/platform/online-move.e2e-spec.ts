@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { ReplicationRepository } from '../../src/database/replication.repository';
-import { OwnPostgres } from '../operations/own-services';
+import { OwnPostgres, OwnRedis } from '../operations/own-services';
 import { sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp } from '../support/test-app';
@@ -43,8 +43,11 @@ describe('online moves: logical replication, a pause under a second', () => {
   const one = new OwnPostgres({ wal_level: 'logical' });
   const two = new OwnPostgres({ wal_level: 'logical' });
   const sink = new SmtpSink();
+  const deaf = new OwnRedis();
   let a: TestApp;
   let b: TestApp;
+  /** A replica with a Redis of its own: it never hears that a client moved. */
+  let c: TestApp;
   let root: string;
   let oneId: number;
   let twoId: number;
@@ -73,25 +76,36 @@ describe('online moves: logical replication, a pause under a second', () => {
     )[0].name;
 
   beforeAll(async () => {
-    await Promise.all([one.create(), two.create(), sink.start()]);
+    await Promise.all([one.create(), two.create(), sink.start(), deaf.start()]);
     a = await bootApp({ env: env() });
     b = await bootApp({ masterDatabase: a.masterDatabase, env: env() });
+    c = await bootApp({
+      masterDatabase: a.masterDatabase,
+      env: {
+        ...env(),
+        REDIS_URL: deaf.url,
+        CLIENT_CACHE_REFRESH_MS: '600000',
+        QUEUE_PROCESSORS_ENABLED: 'false',
+      },
+    });
     root = await superAdminToken(a);
     oneId = await register('one', one);
     twoId = await register('two', two);
     omega = await provisionClient(a, sink, 'omega', { serverId: oneId });
   }, 120_000);
   afterAll(async () => {
+    await c?.close();
     await b?.close();
     await a?.close();
-    await Promise.all([one.destroy(), two.destroy(), sink.stop()]);
+    await Promise.all([one.destroy(), two.destroy(), sink.stop(), deaf.stop()]);
   });
 
-  it('moves a 10 MB client under writes through two replicas: nothing acknowledged lost, writes refused under a second', async () => {
-    const as = { 'X-Client-ID': 'omega', Authorization: `Bearer ${omega.adminToken}` };
-    const source = await databaseOf(omega.id);
-    await ballast(one, source, 10);
-
+  /**
+   * Moves `client` from one to two under three paced writers and two readers (replicas a and b),
+   * answers what the writers saw and the job.
+   */
+  async function moveUnderLoad(client: ProvisionedClient, identifier: string) {
+    const as = { 'X-Client-ID': identifier, Authorization: `Bearer ${client.adminToken}` };
     const acknowledged: string[] = [];
     const refusals: number[] = [];
     const refused: Record<string, number> = {};
@@ -120,34 +134,52 @@ describe('online moves: logical replication, a pause under a second', () => {
     };
     const load = Promise.all([writer(a, 'a'), writer(b, 'b'), writer(a, 'c'), reader(a), reader(b)]);
     await sleep(1000);
-
-    const started = await platform(a, 'post', `/clients/${omega.id}/move`).send({ serverId: twoId });
+    const started = await platform(a, 'post', `/clients/${client.id}/move`).send({ serverId: twoId });
     expect(started.status).toBe(202);
     const jobId = started.body.data.jobId as string;
     const steps = new Set<string>();
     let job: Record<string, unknown> = {};
-    const deadline = Date.now() + 120_000;
+    let schemaChange: number | undefined;
+    const deadline = Date.now() + 240_000;
     while (Date.now() < deadline) {
       const res = await platform(b, 'get', `/moves/${jobId}`);
       expect(res.status).toBe(200);
       job = res.body.data;
       steps.add(job.step as string);
       if (job.status === 'done' || job.status === 'failed') break;
-      // Logical replication carries no schema change: custom tables wait for the move.
+      if (schemaChange === undefined && job.step !== 'queued') {
+        // Logical replication carries no schema change: a new custom table waits for the move.
+        const res = await a
+          .http()
+          .post('/sandboxes')
+          .set(as)
+          .send({ name: `During ${identifier}` });
+        schemaChange = res.status;
+        if (res.status === 503) expect(res.body.error.code).toBe('CLIENT_MOVING');
+      }
       await sleep(100);
     }
     await sleep(1500);
     writing = false;
     await load;
+    const longestRefusal = refusals.length ? Math.max(...refusals) - Math.min(...refusals) : 0;
+    return { job, jobId, steps, acknowledged, refused, longestRefusal, reads, schemaChange, as };
+  }
+
+  it('moves a 10 MB client under writes through two replicas: nothing acknowledged lost, writes refused under a second', async () => {
+    const source = await databaseOf(omega.id);
+    await ballast(one, source, 10);
+    const { job, steps, acknowledged, refused, longestRefusal, reads, schemaChange, as } =
+      await moveUnderLoad(omega, 'omega');
 
     expect(job).toMatchObject({ status: 'done', step: 'finished', mode: 'online', toServerId: twoId });
     expect(job.pauseMs as number).toBeLessThan(1000);
-    expect(steps.has('switching') || steps.has('catching-up') || steps.has('copying')).toBe(true);
+    expect(steps.has('copying') || steps.has('catching-up')).toBe(true);
     for (const code of Object.keys(refused))
       expect(code).toMatch(/^503 (CLIENT_MOVING|SERVICE_UNAVAILABLE)$/);
-    const longestRefusal = refusals.length ? Math.max(...refusals) - Math.min(...refusals) : 0;
     expect(longestRefusal).toBeLessThan(1000);
     expect(reads).toBeGreaterThan(0);
+    expect(schemaChange).toBe(503);
 
     const target = await databaseOf(omega.id);
     expect(target).not.toBe(source);
@@ -169,12 +201,56 @@ describe('online moves: logical replication, a pause under a second', () => {
       )
     )[0].role;
     await expect(onCluster(one, source, 'SELECT 1', role)).rejects.toThrow(/permission denied/);
+
+    // A replica that never heard of the switch (its own Redis) serves no read from the former copy.
+    const onTarget = (
+      await onCluster<{ n: number }>(two, target, 'SELECT count(*)::int AS n FROM public.units')
+    )[0].n;
+    const answers: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await c.http().get('/api/units?pageSize=1').set(as);
+      if (res.status === 200) {
+        expect(res.body.meta.pagination.total).toBe(onTarget);
+        answers.push('200');
+      } else {
+        expect(res.status).toBe(503);
+        answers.push(`503 ${res.body.error.code}`);
+      }
+    }
+    expect(answers[answers.length - 1]).toBe('200');
     console.log(
       `online move 10 MB: ${acknowledged.length} writes acknowledged, refused ${JSON.stringify(refused)}, ` +
         `pause ${job.pauseMs} ms, refusals over ${longestRefusal} ms, steps ${[...steps].join(',')}, ` +
-        `job ${Date.parse(job.finishedAt as string) - Date.parse(job.startedAt as string)} ms`,
+        `job ${Date.parse(job.finishedAt as string) - Date.parse(job.startedAt as string)} ms; ` +
+        `the replica that missed the switch answered ${answers.join(', ')}`,
     );
   }, 180_000);
+
+  it('moves a 250 MB client the same way: the pause does not grow with the data', async () => {
+    const sigma = await provisionClient(a, sink, 'sigma', { serverId: oneId });
+    const source = await databaseOf(sigma.id);
+    await ballast(one, source, 250);
+    const { job, acknowledged, refused, longestRefusal } = await moveUnderLoad(sigma, 'sigma');
+    expect(job).toMatchObject({ status: 'done', step: 'finished', mode: 'online' });
+    expect(job.pauseMs as number).toBeLessThan(1000);
+    expect(longestRefusal).toBeLessThan(1000);
+    const target = await databaseOf(sigma.id);
+    const stored = new Set(
+      (
+        await onCluster<{ name: string }>(
+          two,
+          target,
+          "SELECT name FROM public.units WHERE name NOT LIKE 'ballast %'",
+        )
+      ).map((r) => r.name),
+    );
+    expect(acknowledged.filter((name) => !stored.has(name))).toEqual([]);
+    console.log(
+      `online move 250 MB: ${acknowledged.length} writes acknowledged, refused ${JSON.stringify(refused)}, ` +
+        `pause ${job.pauseMs} ms, refusals over ${longestRefusal} ms, ` +
+        `job ${Date.parse(job.finishedAt as string) - Date.parse(job.startedAt as string)} ms`,
+    );
+  }, 300_000);
 
   it('the write guard refuses the client role whatever it tries: BEGIN READ WRITE, disabling triggers, replica mode', async () => {
     const database = 'guard_check';
