@@ -2,13 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ClientLeasesRepository } from '../tenancy/client-leases.repository';
+import { PlatformSettings } from './platform.settings';
 
 const POLL_MS = 200;
 /** A move or a migration waits this long at most for the other one on the same client. */
 const LONGEST_WAIT_MS = 30 * 60_000;
-/** A lease runs out this long after its holder last renewed it. */
-export const LEASE_TTL_MS = 15_000;
-const RENEW_MS = LEASE_TTL_MS / 5;
 
 export class ClientBusy extends Error {
   constructor(clientId: number) {
@@ -21,14 +19,17 @@ export class ClientBusy extends Error {
  * holds the client's lease on the master (client_leases) for its whole run, renewed every few
  * seconds. No transaction stays open meanwhile, so nothing on the master (a pooler, an
  * idle-in-transaction timeout) can end it unseen; a holder that stops leaves a lease that runs out
- * after LEASE_TTL_MS, and the client is free again. Waiting polls, so the waiter can say it waits
+ * after CLIENT_LEASE_TTL_MS, and the client is free again. Waiting polls, so the waiter can say it waits
  * (once, through `onWait`) and give up after LONGEST_WAIT_MS.
  */
 @Injectable()
 export class ClientMoveLock {
   private readonly logger = new Logger(ClientMoveLock.name);
 
-  constructor(private readonly leases: ClientLeasesRepository) {}
+  constructor(
+    private readonly leases: ClientLeasesRepository,
+    private readonly settings: PlatformSettings,
+  ) {}
 
   async hold<T>(
     clientId: number,
@@ -38,20 +39,21 @@ export class ClientMoveLock {
     longestWaitMs = LONGEST_WAIT_MS,
   ): Promise<T> {
     const holder = `${hostname()}:${process.pid}:${randomUUID()}`.slice(0, 100);
+    const ttl = this.settings.CLIENT_LEASE_TTL_MS;
     const deadline = Date.now() + longestWaitMs;
     let waiting = false;
-    while (!(await this.leases.take(clientId, holder, purpose, LEASE_TTL_MS))) {
+    while (!(await this.leases.take(clientId, holder, purpose, ttl))) {
       if (Date.now() >= deadline) throw new ClientBusy(clientId);
       if (!waiting) await onWait?.();
       waiting = true;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     const renewal = setInterval(() => {
-      this.leases.renew(clientId, holder, LEASE_TTL_MS).then(
+      this.leases.renew(clientId, holder, ttl).then(
         (held) => held || this.logger.error(`Client ${clientId}: the ${purpose} lost its lease`),
         (err: Error) => this.logger.warn(`Client ${clientId}: renewing the lease failed: ${err.message}`),
       );
-    }, RENEW_MS);
+    }, ttl / 5);
     renewal.unref();
     try {
       return await work();

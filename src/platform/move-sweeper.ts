@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ClientMovesRepository } from '../tenancy/client-moves.repository';
-import { LEASE_TTL_MS } from './client-move-lock';
 import { ClientMoveQueue } from './client-move.queue';
+import { PlatformSettings } from './platform.settings';
 
 const SWEEP_MS = 5_000;
 /** A queued move no worker has started for this long is queued again (its queue entry was lost). */
@@ -20,6 +20,7 @@ export class MoveSweeper implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly moves: ClientMovesRepository,
     private readonly queue: ClientMoveQueue,
+    private readonly settings: PlatformSettings,
   ) {}
 
   onModuleInit() {
@@ -33,7 +34,7 @@ export class MoveSweeper implements OnModuleInit, OnModuleDestroy {
 
   async sweep(): Promise<void> {
     try {
-      for (const jobId of await this.moves.abandoned(LEASE_TTL_MS, QUEUED_MS)) {
+      for (const jobId of await this.moves.abandoned(this.settings.CLIENT_LEASE_TTL_MS, QUEUED_MS)) {
         this.logger.warn(`Move ${jobId} has no worker any more; queueing its take-over`);
         await this.queue.enqueue({ kind: 'move', jobId, takeOver: true });
       }

@@ -41,4 +41,14 @@ export class PlatformSettings {
   @Min(0)
   @Max(1 << 30)
   CLIENT_MOVE_CATCH_UP_BYTES = 1 << 20;
+
+  /**
+   * A move or a migration of a client holds the client's lease on the master, renewed every fifth
+   * of this; a worker that stops leaves a lease that runs out after this, and its move is taken over.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  CLIENT_LEASE_TTL_MS = 15_000;
 }

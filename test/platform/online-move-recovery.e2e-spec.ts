@@ -89,7 +89,10 @@ describe('online moves that stop: taken over and undone, nothing lost', () => {
 
   beforeAll(async () => {
     await Promise.all([one.create(), two.create(), sink.start(), compileApp()]);
-    t = await bootApp({ env: { QUEUE_PROCESSORS_ENABLED: 'false', SMTP_URL: sink.url } });
+    // Leases run out after 3 s, so a stopped move is taken over within seconds.
+    t = await bootApp({
+      env: { QUEUE_PROCESSORS_ENABLED: 'false', SMTP_URL: sink.url, CLIENT_LEASE_TTL_MS: '3000' },
+    });
     api = platform(t, await superAdminToken(t));
     for (const [name, pg] of [
       ['one', one],
