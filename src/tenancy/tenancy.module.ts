@@ -15,6 +15,7 @@ import { PlatformDatabase } from './platform-database';
 import { ClientsRepository } from './clients.repository';
 import { DatabaseServersRepository } from './database-servers.repository';
 import { ClientSchemasRepository } from './client-schemas.repository';
+import { PlatformMigrationsRepository } from './platform-migrations.repository';
 import { ServerAdminRepository } from '../database/server-admin.repository';
 import { PerClientRunner } from './per-client-runner';
 import { SandboxSchemas } from './sandbox-schemas';
@@ -37,6 +38,7 @@ import { TenantMiddleware } from './tenant.middleware';
     DatabaseServersRepository,
     ServerAdminRepository,
     ClientSchemasRepository,
+    PlatformMigrationsRepository,
     SandboxSchemas,
     PerClientRunner,
     TenantMiddleware,
@@ -56,6 +58,7 @@ import { TenantMiddleware } from './tenant.middleware';
     DatabaseServersRepository,
     ServerAdminRepository,
     ClientSchemasRepository,
+    PlatformMigrationsRepository,
     SandboxSchemas,
     PerClientRunner,
     ClientLinks,
