@@ -4,8 +4,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config';
 import { parseDatabaseUrl, withAdminConnection } from '../../src/database/data-source-factory';
 import { migrationBounds, runMigrationSet } from '../../src/database/migration-runner';
-import { sql } from '../support/pg';
+import { runMigrationJob } from '../support/migration-jobs';
+import { clientDatabase, sql } from '../support/pg';
+import { SmtpSink } from '../support/smtp-sink';
+import { bootApp, provisionClient, superAdminToken, TestApp } from '../support/test-app';
 import { ADMIN_URL, databaseUrl, runPrefix } from '../support/test-env';
+import { NEWEST_CLIENT_MIGRATION, undoNewestClientMigration } from '../support/undo-migration';
 
 /**
  * A migration that needs an ACCESS EXCLUSIVE lock on a table someone is reading: it waits at most
@@ -183,5 +187,59 @@ describe('migration lock bounds', () => {
       }),
     });
     expect(seen).toEqual([{ lock: '2s', statement: '0', idle: '15s' }]);
+  });
+});
+
+/** The app's settings reach client migrations: a migration job gives up on a held lock, then succeeds. */
+describe('migration lock bounds of client migration jobs', () => {
+  let sink: SmtpSink;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    sink = await new SmtpSink().start();
+    t = await bootApp({
+      env: { SMTP_URL: sink.url, MIGRATION_LOCK_TIMEOUT_MS: '300', MIGRATION_LOCK_RETRIES: '1' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sink?.stop();
+  });
+
+  it('fails the client with 55P03 while its migrations table is locked, and migrates it once released', async () => {
+    const client = await provisionClient(t, sink, 'lock-bounds');
+    const database = clientDatabase(t.masterDatabase, client.identifier);
+    await undoNewestClientMigration(database);
+    const root = await superAdminToken(t);
+    // Whatever the newest migration does, it ends by recording itself in this table: that waits.
+    const holder = new Client({
+      connectionString: databaseUrl(database),
+      application_name: 'test-lock-holder',
+    });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE public.migrations IN SHARE MODE');
+      const failed = await runMigrationJob(t, root, `/api/platform/clients/${client.id}/migrate`);
+      expect(failed.clients).toEqual([
+        expect.objectContaining({
+          status: 'failed',
+          error: 'Database error 55P03: object not in prerequisite state',
+          migrationsRun: [],
+        }),
+      ]);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    const applied = await sql(database, 'SELECT 1 FROM public.migrations WHERE name = $1', [
+      NEWEST_CLIENT_MIGRATION,
+    ]);
+    expect(applied).toEqual([]);
+
+    const done = await runMigrationJob(t, root, `/api/platform/clients/${client.id}/migrate`);
+    expect(done.clients).toEqual([
+      expect.objectContaining({ status: 'done', migrationsRun: [NEWEST_CLIENT_MIGRATION] }),
+    ]);
   });
 });
