@@ -22,8 +22,6 @@ export interface MigrationBounds {
   statementTimeoutMs: number;
   /** 0: no limit. */
   idleInTransactionTimeoutMs: number;
-  /** The first retry's delay before jitter; it doubles per retry up to 30 s. */
-  firstRetryMs?: number;
 }
 
 /** The settings' defaults (AppConfig), for callers without settings of their own. */
@@ -121,7 +119,8 @@ async function runBounded(
   const executor = new MigrationExecutor(dataSource, runner);
   executor.transaction = 'each';
   const pending = (await executor.getPendingMigrations()).map((m) => m.name);
-  for (let attempt = 1; ; attempt++) {
+  const failures = new Map<string, number>();
+  for (;;) {
     try {
       await executor.executePendingMigrations();
       return pending;
@@ -129,10 +128,12 @@ async function runBounded(
       if ((err as { code?: unknown }).code !== LOCK_TIMEOUT) throw err;
       const [failed] = await executor.getPendingMigrations();
       if (!failed || failed.instance?.transaction === false) throw err;
+      const attempt = (failures.get(failed.name) ?? 0) + 1;
+      failures.set(failed.name, attempt);
       if (attempt > bounds.lockRetries) {
         throw new MigrationLockTimeoutError(failed.name, attempt, bounds.lockTimeoutMs);
       }
-      const delay = retryDelay(attempt, bounds.firstRetryMs ?? FIRST_RETRY_MS);
+      const delay = retryDelay(attempt);
       logger.warn(
         `${where}: migration ${failed.name} waited over ${bounds.lockTimeoutMs} ms for a lock ` +
           `(attempt ${attempt} of ${bounds.lockRetries + 1}); rolled back, retrying in ${delay} ms`,
@@ -142,9 +143,9 @@ async function runBounded(
   }
 }
 
-/** The delay before retry `attempt` (1, 2, …): between half and all of first × 2^(attempt-1), at most 30 s. */
-export function retryDelay(attempt: number, firstMs = FIRST_RETRY_MS): number {
-  const ceiling = Math.min(firstMs * 2 ** (attempt - 1), LAST_RETRY_MS);
+/** The delay before retry `attempt` (1, 2, …): between half and all of 1 s × 2^(attempt-1), at most 30 s. */
+export function retryDelay(attempt: number): number {
+  const ceiling = Math.min(FIRST_RETRY_MS * 2 ** (attempt - 1), LAST_RETRY_MS);
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
 
