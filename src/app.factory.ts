@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { ListeningServerAdapter } from './listening-server-adapter';
+import { RELEASE } from './observability/release';
 import {
   PUBLIC_LIMITED_PATHS,
   PublicAddressBlocks,
@@ -81,7 +82,7 @@ function openApiDocument(app: INestApplication) {
       .setDescription(
         'Multi-tenant API. Choose the client with `X-Client-ID` (or subdomain / custom domain) and the sandbox with `X-Tenant-ID`.',
       )
-      .setVersion('1.0')
+      .setVersion(RELEASE.version)
       .addServer('/', 'The server that serves this document')
       .addBearerAuth({
         type: 'http',

@@ -5,12 +5,12 @@ import { shutDownGracefully } from './observability/shutdown/graceful-shutdown';
 import type { StartingServer } from './starting-probes';
 
 /** What a worker answers on its port; the API itself is served by the API processes. */
-const PROBE_PATHS = ['/management/health', '/metrics'];
+const PROBE_PATHS = ['/management/health', '/management/info', '/metrics'];
 
 function probesOnly(req: Request, res: Response, next: NextFunction) {
   if (PROBE_PATHS.some((path) => req.path === path || req.path.startsWith(`${path}/`))) return next();
   res.status(404).json({
-    error: { status: 404, code: 'NOT_FOUND', message: 'A worker serves only health and metrics' },
+    error: { status: 404, code: 'NOT_FOUND', message: 'A worker serves only health, info and metrics' },
   });
 }
 

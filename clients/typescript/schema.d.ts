@@ -4662,6 +4662,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/management/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Release and migration versions
+         * @description The running build's version (and commit), the newest master migration the master database has applied against this build's newest, and how many clients are at this build's newest client migration, as recorded by migration jobs and start-up checks. No address, identifier or secret. Read again at most every 2 s.
+         *
+         *     Access: public, no credential.
+         */
+        get: operations["infoGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8478,6 +8500,52 @@ export interface components {
         LivenessDto: {
             /** @enum {string} */
             status: "ok";
+        };
+        MasterMigrationsDto: {
+            /**
+             * @description Newest master migration applied to the master database (null before the first)
+             * @example DatabaseServerIdentity1736000000000
+             */
+            applied: string | null;
+            /**
+             * @description This build's newest master migration; `applied` is newer while a newer release rolls out
+             * @example DatabaseServerIdentity1736000000000
+             */
+            expected: string;
+        };
+        ClientMigrationCountsDto: {
+            /** @description Clients recorded at this build's newest client migration, or a newer one */
+            current: number;
+            /** @description Clients recorded at an older client migration, or none */
+            behind: number;
+            /** @description Clients no migration job nor start-up check has recorded yet */
+            unknown: number;
+        };
+        ClientMigrationsDto: {
+            /**
+             * @description This build's newest client migration
+             * @example DocumentSearchLevels1735200000000
+             */
+            expected: string;
+            /** @description Active and suspended clients by the version their last migration job or start-up check recorded (no client database is asked) */
+            clients: components["schemas"]["ClientMigrationCountsDto"];
+        };
+        MigrationsInfoDto: {
+            master: components["schemas"]["MasterMigrationsDto"];
+            client: components["schemas"]["ClientMigrationsDto"];
+        };
+        ReleaseInfoDto: {
+            /**
+             * @description Release of the running build (semantic version)
+             * @example 1.0.0
+             */
+            version: string;
+            /**
+             * @description Commit the image was built from, when the build recorded it
+             * @example 1f7d995c0a4e2b8d9f3a6c1e5b7d2f4a8c0e6b3d
+             */
+            commit?: string;
+            migrations: components["schemas"]["MigrationsInfoDto"];
         };
     };
     responses: never;
@@ -29151,6 +29219,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthReportDto"];
+                };
+            };
+        };
+    };
+    infoGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client identifier */
+                "X-Client-ID"?: string;
+                /** @description Sandbox schema; omit for production */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The release and where its migrations stand */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleaseInfoDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the master database or Redis is out of reach, with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
         };

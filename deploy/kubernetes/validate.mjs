@@ -2,8 +2,9 @@
 // the features they use, and validates every object against the Kubernetes (and Prometheus
 // Operator) schemas shipped in npm packages: no cluster and no network needed.
 //   node deploy/kubernetes/validate.mjs          validate (run by npm run lint)
-//   node deploy/kubernetes/validate.mjs --write  regenerate base/configmap.yaml from .env.example and
+//   node deploy/kubernetes/validate.mjs --write  regenerate base/configmap.yaml from .env.example,
 //                                                base/prometheus-rule.yaml from deploy/prometheus/alerts.yml
+//                                                and the images' release tags from package.json
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ import * as core from 'kubernetes-models/v1';
 import * as policy from 'kubernetes-models/policy/v1';
 import * as monitoring from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { checkMonitoring, prometheusRuleYaml } from './monitoring.mjs';
+import { releaseTagProblems, writeReleaseTags } from './release-tags.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -199,8 +201,9 @@ if (process.argv.includes('--write')) {
     '# (cluster values for NODE_ENV, LOG_FORMAT, storage, migrations, proxy hops). Secrets: secret.yaml.\n';
   writeFileSync(join(HERE, 'base', 'configmap.yaml'), header + stringify(configMap()));
   writeFileSync(join(HERE, 'base', 'prometheus-rule.yaml'), prometheusRuleYaml(ROOT));
+  writeReleaseTags(ROOT);
 } else {
-  const problems = [];
+  const problems = [...releaseTagProblems(ROOT)];
   const counts = [];
   for (const name of KUSTOMIZATIONS) {
     const objects = render(join(HERE, name));

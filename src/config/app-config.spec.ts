@@ -20,6 +20,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('bounds migration locks: a lock wait is never unbounded, a statement limit may be off', () => {
+    expect(loadConfig({})).toMatchObject({
+      MIGRATION_LOCK_TIMEOUT_MS: 2000,
+      MIGRATION_LOCK_RETRIES: 5,
+      MIGRATION_STATEMENT_TIMEOUT_MS: 60000,
+      MIGRATION_IDLE_IN_TRANSACTION_TIMEOUT_MS: 10000,
+    });
+    expect(loadConfig({ MIGRATION_STATEMENT_TIMEOUT_MS: '0' }).MIGRATION_STATEMENT_TIMEOUT_MS).toBe(0);
+    expect(() => loadConfig({ MIGRATION_LOCK_TIMEOUT_MS: '0', MIGRATION_LOCK_RETRIES: '-1' })).toThrow(
+      /MIGRATION_LOCK_TIMEOUT_MS[\s\S]*MIGRATION_LOCK_RETRIES/,
+    );
+  });
+
   it('names every bad setting', () => {
     expect(() => loadConfig({ PORT: 'eighty', MULTITENANCY_DATABASE_ENABLED: 'maybe' })).toThrow(
       /PORT[\s\S]*MULTITENANCY_DATABASE_ENABLED/,

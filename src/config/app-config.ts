@@ -124,6 +124,37 @@ export class AppConfig {
   @IsBoolean()
   MULTITENANCY_DATABASE_AUTO_MIGRATE = true;
 
+  /**
+   * Longest wait of a migration statement for a lock: a migration that needs an exclusive lock queues
+   * every request on its table behind it, so it gives up (and is retried) rather than wait longer.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  MIGRATION_LOCK_TIMEOUT_MS = 2000;
+
+  /** Retries of a migration that timed out on a lock, its transaction rolled back each time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(20)
+  MIGRATION_LOCK_RETRIES = 5;
+
+  /** Longest run of one migration statement; 0: no limit. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(24 * 3600 * 1000)
+  MIGRATION_STATEMENT_TIMEOUT_MS = 60_000;
+
+  /** A migration session idle this long inside its transaction is ended by the server; 0: no limit. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600 * 1000)
+  MIGRATION_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
+
   /** Most connections one client database may hold in this process. */
   @Transform(toInt)
   @IsInt()

@@ -6,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { createDataSource, parseDatabaseUrl, withAdminConnection } from './data-source-factory';
 import { ServerAdminRepository } from './server-admin.repository';
 import { EntityClasses, TENANT_ENTITIES } from './tenant-entities';
-import { runMigrationSet } from './migration-runner';
+import { migrationBounds, runMigrationSet } from './migration-runner';
 import { masterDirectTarget, masterPooled } from './pooling';
 
 /** Internal to src/tenancy and src/database (an ESLint rule keeps it there); see PlatformDatabase. */
@@ -37,8 +37,9 @@ export async function openMasterDatabase(
     // start, so a master created by other means (a template, a restore) is closed too.
     await serverAdmin.restrictDatabaseToCurrentUser(admin, target.database);
   });
-  await runMigrationSet(target, MASTER_MIGRATIONS, { tableName: 'platform_migrations' });
-  await runMigrationSet(target, CLIENT_MIGRATIONS);
+  const bounds = migrationBounds(config);
+  await runMigrationSet(target, MASTER_MIGRATIONS, { tableName: 'platform_migrations', bounds });
+  await runMigrationSet(target, CLIENT_MIGRATIONS, { bounds });
   const dataSource = createDataSource(parseDatabaseUrl(config.DATABASE_URL), {
     entities: [...tenantEntities, ...masterEntities],
     poolMax: config.DATABASE_POOL_MAX,

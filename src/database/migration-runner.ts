@@ -1,45 +1,152 @@
+import { Logger } from '@nestjs/common';
 import { Client as PgClient } from 'pg';
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { DataSource, MigrationExecutor, MigrationInterface, QueryRunner } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
 import { createDataSource, DbTarget } from './data-source-factory';
 import { quoteIdent, quoteLiteral } from './identifiers';
 
 type MigrationClass = new () => MigrationInterface;
 
 const MIGRATION_LOCK = 7243001;
+/** SQLSTATE lock_not_available: a statement waited longer than lock_timeout. */
+const LOCK_TIMEOUT = '55P03';
+const FIRST_RETRY_MS = 1000;
+const LAST_RETRY_MS = 30_000;
+const logger = new Logger('MigrationRunner');
+
+/** How long a migration may wait and run, and how often one that timed out on a lock is tried again. */
+export interface MigrationBounds {
+  lockTimeoutMs: number;
+  lockRetries: number;
+  /** 0: no limit. */
+  statementTimeoutMs: number;
+  /** 0: no limit. */
+  idleInTransactionTimeoutMs: number;
+}
+
+/** The settings' defaults (AppConfig), for callers without settings of their own. */
+export const DEFAULT_MIGRATION_BOUNDS: MigrationBounds = {
+  lockTimeoutMs: 2000,
+  lockRetries: 5,
+  statementTimeoutMs: 60_000,
+  idleInTransactionTimeoutMs: 10_000,
+};
+
+export function migrationBounds(config: AppConfig): MigrationBounds {
+  return {
+    lockTimeoutMs: config.MIGRATION_LOCK_TIMEOUT_MS,
+    lockRetries: config.MIGRATION_LOCK_RETRIES,
+    statementTimeoutMs: config.MIGRATION_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.MIGRATION_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  };
+}
+
+/** A migration that timed out on a lock in every attempt; its SQLSTATE stays 55P03. */
+export class MigrationLockTimeoutError extends Error {
+  readonly code = LOCK_TIMEOUT;
+
+  constructor(migration: string, attempts: number, lockTimeoutMs: number) {
+    super(
+      `Migration ${migration} waited over ${lockTimeoutMs} ms for a lock in each of ${attempts} attempt(s) ` +
+        '(lock timeout; its transaction was rolled back each time)',
+    );
+    this.name = 'MigrationLockTimeoutError';
+  }
+}
 
 /**
- * Applies a migration set to one schema of one database over a single short-lived connection,
- * under an advisory lock so that replicas starting together never run the same migration twice.
- * Returns the names of the migrations it ran.
+ * Applies a migration set to one schema of one database, under an advisory lock so that replicas
+ * starting together never run the same migration twice. Returns the names of the migrations it ran.
+ *
+ * Two connections: one holds the advisory lock (and waits for it as long as it takes), the other
+ * runs the migrations, each in its own transaction, with bounded lock waits (see runBounded).
  */
 export async function runMigrationSet(
   target: DbTarget,
   migrations: MigrationClass[],
-  options: { schema?: string; tableName?: string } = {},
+  options: { schema?: string; tableName?: string; bounds?: MigrationBounds } = {},
 ): Promise<string[]> {
   const schema = options.schema ?? 'public';
   const dataSource = createDataSource(target, {
     entities: [],
-    poolMax: 2, // one connection holds the advisory lock, the other runs the migrations
+    poolMax: 2,
     schema,
     migrations,
     migrationsTableName: options.tableName ?? 'migrations',
     applicationName: 'svc-platform:migrator',
   });
   await dataSource.initialize();
+  const locker = dataSource.createQueryRunner();
   const runner = dataSource.createQueryRunner();
   try {
+    await locker.connect();
+    await expectOwnSession(locker, schema);
+    await locker.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+    if (schema !== 'public') await locker.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     await runner.connect();
-    await expectOwnSession(runner, schema);
-    await runner.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
-    if (schema !== 'public') await runner.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-    const ran = await dataSource.runMigrations({ transaction: 'each' });
-    return ran.map((m) => m.name);
+    const bounds = options.bounds ?? DEFAULT_MIGRATION_BOUNDS;
+    await boundSession(runner, bounds);
+    return await runBounded(dataSource, runner, bounds, `${target.database}/${schema}`);
   } finally {
-    await runner.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
     await runner.release();
+    await locker.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
+    await locker.release();
     await dataSource.destroy();
   }
+}
+
+/** The migration session's own limits, set once for all its transactions. */
+async function boundSession(runner: QueryRunner, bounds: MigrationBounds) {
+  await runner.query(
+    `SELECT set_config('lock_timeout', $1, false), set_config('statement_timeout', $2, false),
+            set_config('idle_in_transaction_session_timeout', $3, false)`,
+    [bounds.lockTimeoutMs, bounds.statementTimeoutMs, bounds.idleInTransactionTimeoutMs].map(String),
+  );
+}
+
+/**
+ * Runs the pending migrations, each in its own transaction. One that times out on a lock has its
+ * transaction rolled back (nothing of it stays) and runs again from its start after a jittered
+ * exponential backoff, at most `lockRetries` times; the ones before it stay applied. A migration
+ * that runs outside a transaction is never retried: it may have left part of its work.
+ */
+async function runBounded(
+  dataSource: DataSource,
+  runner: QueryRunner,
+  bounds: MigrationBounds,
+  where: string,
+): Promise<string[]> {
+  const executor = new MigrationExecutor(dataSource, runner);
+  executor.transaction = 'each';
+  const pending = (await executor.getPendingMigrations()).map((m) => m.name);
+  const failures = new Map<string, number>();
+  for (;;) {
+    try {
+      await executor.executePendingMigrations();
+      return pending;
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== LOCK_TIMEOUT) throw err;
+      const [failed] = await executor.getPendingMigrations();
+      if (!failed || failed.instance?.transaction === false) throw err;
+      const attempt = (failures.get(failed.name) ?? 0) + 1;
+      failures.set(failed.name, attempt);
+      if (attempt > bounds.lockRetries) {
+        throw new MigrationLockTimeoutError(failed.name, attempt, bounds.lockTimeoutMs);
+      }
+      const delay = retryDelay(attempt);
+      logger.warn(
+        `${where}: migration ${failed.name} waited over ${bounds.lockTimeoutMs} ms for a lock ` +
+          `(attempt ${attempt} of ${bounds.lockRetries + 1}); rolled back, retrying in ${delay} ms`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** The delay before retry `attempt` (1, 2, …): between half and all of 1 s × 2^(attempt-1), at most 30 s. */
+export function retryDelay(attempt: number): number {
+  const ceiling = Math.min(FIRST_RETRY_MS * 2 ** (attempt - 1), LAST_RETRY_MS);
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
 
 /**

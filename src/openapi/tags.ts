@@ -48,6 +48,9 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Document administration', description: 'Document processing across companies (administrators)' },
   { name: 'AI', description: 'AI chat, providers and usage statistics' },
   { name: 'Audit and compliance', description: 'The audit trail, reports, exports and retention' },
-  { name: 'Health', description: 'Liveness, readiness and component health' },
+  {
+    name: 'Health',
+    description: 'Liveness, readiness, component health, and the release with its migrations',
+  },
   { name: 'Metrics', description: 'Prometheus metrics' },
 ];

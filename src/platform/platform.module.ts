@@ -5,6 +5,7 @@ import { ClientMigrationProcessor } from './client-migration.processor';
 import { ClientMigrationQueue } from './client-migration.queue';
 import { ClientMigrator } from './client-migrator';
 import { MigratedVersions } from './migrated-versions';
+import { MigrationSummary } from './migration-summary';
 import { ClientsController } from './clients.controller';
 import { ClientMoveProcessor } from './client-move.processor';
 import { ClientMoveQueue } from './client-move.queue';
@@ -63,6 +64,7 @@ export class PlatformModule {
         ClientMigrationMetrics,
         ClientMigrator,
         MigratedVersions,
+        MigrationSummary,
         MigrationJobs,
         StartupMigrations,
         ClientsService,
@@ -84,6 +86,7 @@ export class PlatformModule {
         FirstAdminsRepository,
         ...processors,
       ],
+      exports: [MigrationSummary],
     };
   }
 }

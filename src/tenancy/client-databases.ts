@@ -6,7 +6,12 @@ import { ServerAdminRepository } from '../database/server-admin.repository';
 import { ClientSchemasRepository } from './client-schemas.repository';
 import { masterDirectTarget } from '../database/pooling';
 import { awaitSchemaDdl, runSchemaDdl, SchemaDdl } from '../database/schema-ddl.repository';
-import { migrationsAfter, newestMigrations, runMigrationSet } from '../database/migration-runner';
+import {
+  migrationBounds,
+  migrationsAfter,
+  newestMigrations,
+  runMigrationSet,
+} from '../database/migration-runner';
 import { SANDBOX_SCHEMA_LIKE } from './sandbox-naming';
 import { Client } from './entities/client.entity';
 import { DatabaseServerRegistry } from './database-server-registry';
@@ -64,7 +69,12 @@ export class ClientDatabases {
     const target = await this.adminTarget(client);
     const ran: string[] = [];
     for (const schema of schemas) {
-      ran.push(...(await runMigrationSet(target, CLIENT_MIGRATIONS, { schema })));
+      ran.push(
+        ...(await runMigrationSet(target, CLIENT_MIGRATIONS, {
+          schema,
+          bounds: migrationBounds(this.config),
+        })),
+      );
       await this.grant(client, schema);
     }
     if (ran.length) this.logger.log(`${client.identifier}: ran ${ran.length} migration(s)`);
@@ -100,7 +110,7 @@ export class ClientDatabases {
   /** Creates and migrates a sandbox schema, granting the client's role the same rights as in production. */
   async createSchema(client: Client | null, schema: string): Promise<void> {
     const target = await this.sandboxTarget(client);
-    await runMigrationSet(target, CLIENT_MIGRATIONS, { schema });
+    await runMigrationSet(target, CLIENT_MIGRATIONS, { schema, bounds: migrationBounds(this.config) });
     if (client) await this.grant(client, schema);
   }
 

@@ -17,6 +17,7 @@ import { ClientMovesRepository } from './client-moves.repository';
 import { ClientsRepository } from './clients.repository';
 import { DatabaseServersRepository } from './database-servers.repository';
 import { ClientSchemasRepository } from './client-schemas.repository';
+import { PlatformMigrationsRepository } from './platform-migrations.repository';
 import { ServerAdminRepository } from '../database/server-admin.repository';
 import { PerClientRunner } from './per-client-runner';
 import { SandboxSchemas } from './sandbox-schemas';
@@ -41,6 +42,7 @@ import { TenantMiddleware } from './tenant.middleware';
     DatabaseServersRepository,
     ServerAdminRepository,
     ClientSchemasRepository,
+    PlatformMigrationsRepository,
     SandboxSchemas,
     PerClientRunner,
     TenantMiddleware,
@@ -62,6 +64,7 @@ import { TenantMiddleware } from './tenant.middleware';
     DatabaseServersRepository,
     ServerAdminRepository,
     ClientSchemasRepository,
+    PlatformMigrationsRepository,
     SandboxSchemas,
     PerClientRunner,
     ClientLinks,

@@ -272,4 +272,5 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'GET /management/health': PUBLIC,
   'GET /management/health/liveness': PUBLIC,
   'GET /management/health/readiness': PUBLIC,
+  'GET /management/info': PUBLIC,
 };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { TenantPools } from '../../tenancy/tenant-pools';
+import { RELEASE } from '../release';
 
 /** One registry per app instance (tests boot several in one process). */
 @Injectable()
@@ -25,6 +26,19 @@ export class MetricsService {
       labelNames: ['status'],
       registers: [this.registry],
     });
+    new Gauge({
+      name: 'app_info',
+      help: 'Always 1: the release this process runs and the newest master and client migrations it knows',
+      labelNames: ['version', 'master_migration', 'client_migration'],
+      registers: [this.registry],
+    }).set(
+      {
+        version: RELEASE.version,
+        master_migration: RELEASE.masterMigration,
+        client_migration: RELEASE.clientMigration,
+      },
+      1,
+    );
     for (const metric of pools.metrics()) this.registry.registerMetric(metric);
     new Gauge({
       name: 'tenant_pools_open',
