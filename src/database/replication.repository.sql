@@ -27,6 +27,12 @@
 
 -- ReplicationRepository.installWriteGuard: not run (installs triggers on every table)
 
+-- ReplicationRepository.prepareWriteGuard: not run (installs triggers on every table)
+
+-- ReplicationRepository.armWriteGuard: not run (replaces a function)
+
+-- ReplicationRepository.writersInFlight: not run (runs over an administrative connection to a client's database server)
+
 -- ReplicationRepository.removeWriteGuard: not run (drops triggers on every table)
 
 -- ReplicationRepository.sequences: not run (runs over an administrative connection to a client's database server)

@@ -7,6 +7,8 @@ import { SqlNotRun } from './sql-example';
 export interface TableName {
   schema: string;
   table: string;
+  /** Its size on disk: how long counting it takes, roughly. */
+  bytes?: number;
 }
 
 export interface SequenceValue {
@@ -18,7 +20,29 @@ export interface SequenceValue {
 /** Name of the trigger (on every table) and of the function that refuse writes during a move. */
 const GUARD = '_client_move_guard';
 const ON_ANOTHER_SERVER = "runs over an administrative connection to a client's database server";
+const LOCK_NOT_AVAILABLE = '55P03';
 const USER_SCHEMAS = `n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'`;
+
+/** The user tables of every schema that have no write guard yet. */
+const UNGUARDED_TABLES = `SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+   WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND ${USER_SCHEMAS}
+     AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = '${GUARD}')`;
+
+const CREATE_GUARD_TRIGGER = `'CREATE OR REPLACE TRIGGER ${GUARD} BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE'
+  ' ON %I.%I FOR EACH STATEMENT EXECUTE FUNCTION public.${GUARD}()'`;
+
+/**
+ * The guard's trigger function: armed, it refuses the statement; disarmed, it lets it through. It
+ * runs as the writer, so it reads nothing: turning it on is replacing it.
+ */
+function guardFunction(armed: boolean): string {
+  const body = armed
+    ? `RAISE EXCEPTION 'The client''s database is being moved; writes resume shortly'
+         USING ERRCODE = 'read_only_sql_transaction';`
+    : 'RETURN NULL;';
+  return `CREATE OR REPLACE FUNCTION public.${GUARD}() RETURNS trigger LANGUAGE plpgsql AS $guard$
+    BEGIN ${body} END $guard$`;
+}
 
 /** A libpq connection string, each value quoted as libpq reads it. */
 export function connectionString(target: DbTarget): string {
@@ -65,7 +89,7 @@ export class ReplicationRepository {
   @SqlNotRun(ON_ANOTHER_SERVER)
   async tables(admin: PgClient): Promise<TableName[]> {
     const { rows } = await admin.query<TableName>(
-      `SELECT n.nspname AS schema, c.relname AS table
+      `SELECT n.nspname AS schema, c.relname AS table, pg_relation_size(c.oid)::float8 AS bytes
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE c.relkind = 'r' AND c.relpersistence = 'p' AND ${USER_SCHEMAS}
         ORDER BY 1, 2`,
@@ -166,8 +190,8 @@ export class ReplicationRepository {
   /**
    * Refuses every write of every table (SQLSTATE 25006) by a statement trigger owned by the
    * administrative login: a session of the client's role can neither drop nor disable it, nor
-   * turn it off with `BEGIN READ WRITE`. One transaction: it waits (up to `lockTimeoutMs`) for the
-   * writers in flight, so once it commits no write can commit any more.
+   * turn it off with `BEGIN READ WRITE` or `session_replication_role`. One transaction: it waits
+   * (up to `lockTimeoutMs`) for the writers in flight, so once it commits no write can commit any more.
    */
   @SqlNotRun('installs triggers on every table')
   async installWriteGuard(admin: PgClient, lockTimeoutMs: number): Promise<void> {
@@ -175,21 +199,13 @@ export class ReplicationRepository {
     // A copy-mode move has made the database read-only for new sessions first.
     await admin.query('BEGIN READ WRITE');
     try {
-      await admin.query(`
-        CREATE OR REPLACE FUNCTION public.${GUARD}() RETURNS trigger LANGUAGE plpgsql AS $guard$
-        BEGIN
-          RAISE EXCEPTION 'The client''s database is being moved; writes resume shortly'
-            USING ERRCODE = 'read_only_sql_transaction';
-        END $guard$`);
+      await admin.query(guardFunction(true));
       await admin.query(`
         DO $guard$
         DECLARE t record;
         BEGIN
-          FOR t IN SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                    WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND ${USER_SCHEMAS}
-          LOOP
-            EXECUTE format('CREATE OR REPLACE TRIGGER ${GUARD} BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE'
-              ' ON %I.%I FOR EACH STATEMENT EXECUTE FUNCTION public.${GUARD}()', t.nspname, t.relname);
+          FOR t IN ${UNGUARDED_TABLES} LOOP
+            EXECUTE format(${CREATE_GUARD_TRIGGER}, t.nspname, t.relname);
           END LOOP;
         END $guard$`);
       await admin.query('COMMIT');
@@ -199,6 +215,63 @@ export class ReplicationRepository {
     } finally {
       await admin.query('RESET lock_timeout').catch(() => undefined);
     }
+  }
+
+  /**
+   * The write guard's triggers on every table, its function still letting every write through
+   * (armWriteGuard turns it on at once, with no lock on any table). One short transaction per table,
+   * each waiting at most `lockTimeoutMs` for the table's writers in flight; a table whose lock was not
+   * had in time is tried again (SQLSTATE 55P03 after `attempts` tries).
+   */
+  @SqlNotRun('installs triggers on every table')
+  async prepareWriteGuard(admin: PgClient, lockTimeoutMs: number, attempts: number): Promise<void> {
+    await admin.query(`SET lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`);
+    try {
+      await admin.query(guardFunction(false));
+      const { rows } = await admin.query<{ nspname: string; relname: string }>(UNGUARDED_TABLES);
+      for (const t of rows) {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await admin.query(
+              `CREATE OR REPLACE TRIGGER ${GUARD} BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE
+                 ON ${quoteIdent(t.nspname)}.${quoteIdent(t.relname)}
+                 FOR EACH STATEMENT EXECUTE FUNCTION public.${GUARD}()`,
+            );
+            break;
+          } catch (err) {
+            if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= attempts) throw err;
+          }
+        }
+      }
+    } finally {
+      await admin.query('RESET lock_timeout').catch(() => undefined);
+    }
+  }
+
+  /** Turns the prepared write guard on; answers the server's clock once it is on. */
+  @SqlNotRun('replaces a function')
+  async armWriteGuard(admin: PgClient): Promise<Date> {
+    await admin.query(guardFunction(true));
+    const { rows } = await admin.query<{ at: Date }>('SELECT clock_timestamp() AS at');
+    return rows[0].at;
+  }
+
+  /**
+   * Client sessions of the database that may still commit a write the guard did not see (their
+   * application names): a transaction that wrote before `since`, or a data-changing statement that
+   * began before it (its statement trigger ran before the guard was armed). A SELECT that began
+   * before is not waited for: each write inside it fires a trigger of its own.
+   */
+  @SqlNotRun(ON_ANOTHER_SERVER)
+  async writersInFlight(admin: PgClient, database: string, since: Date): Promise<string[]> {
+    const { rows } = await admin.query<{ name: string }>(
+      `SELECT coalesce(application_name, '') || ' (' || coalesce(state, '') || ')' AS name FROM pg_stat_activity
+        WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+          AND xact_start < $2
+          AND (backend_xid IS NOT NULL OR state = 'active' AND query_start < $2 AND query !~* '^\\s*select\\M')`,
+      [database, since],
+    );
+    return rows.map((r) => r.name);
   }
 
   /** Removes the write guard (writes resume), waiting up to `lockTimeoutMs` for each table. */

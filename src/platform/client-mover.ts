@@ -308,7 +308,10 @@ export class ClientMover {
     };
     if (job.source && target && job.targetDatabase) {
       const ends = await this.ends(job, target, () => this.jobs.save(job));
-      if (job.pausedAt) await attempt('removing the write guard', () => this.resumeSource(job, ends));
+      // Online, the guard's triggers go on before the pause (disarmed); by copy, with it.
+      if (job.pausedAt || job.mode === 'online') {
+        await attempt('removing the write guard', () => this.resumeSource(job, ends));
+      }
       if (job.mode === 'online') {
         await attempt('removing replication', () => this.online.removeReplication(job.jobId, ends));
       }
@@ -351,7 +354,7 @@ export class ClientMover {
   /** Writes go on again on the source: the guard goes, and in copy mode the read-only mark. */
   private async resumeSource(job: MoveJob, ends: MoveEnds) {
     await this.removeGuard(ends.sourceDb);
-    if (job.mode !== 'copy') return;
+    if (job.mode !== 'copy' || !job.pausedAt) return;
     const admin = await this.servers.adminTarget(
       job.source!.serverId,
       job.source!.host,

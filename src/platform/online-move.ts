@@ -17,8 +17,12 @@ const FENCE_POLL_MS = 5;
 const SAVE_EVERY_MS = 1_000;
 /** The copy gives up when neither a table finished nor the lag shrank for this long. */
 const STALLED_MS = 5 * 60_000;
-/** The write guard waits this long at most for the writers in flight, per attempt. */
-const GUARD_LOCK_MS = 500;
+/**
+ * Each table's guard trigger waits this long at most for the table's writers in flight (writers that
+ * come meanwhile queue behind it), and is tried this many times.
+ */
+const GUARD_LOCK_MS = 100;
+const GUARD_ATTEMPTS = 50;
 
 export class MoveRefused extends Error {}
 export class PauseTooLong extends MoveRefused {}
@@ -75,6 +79,10 @@ export class OnlineMove {
     await withAdminConnection(ends.targetDb, (pg) =>
       this.replication.createSubscription(pg, name, ends.sourceDb),
     );
+    // The write guard's triggers go on while the data is copied; the switch only turns them on.
+    await withAdminConnection(ends.sourceDb, (pg) =>
+      this.replication.prepareWriteGuard(pg, GUARD_LOCK_MS, GUARD_ATTEMPTS),
+    );
     await this.catchUp(job, ends, name);
   }
 
@@ -109,26 +117,43 @@ export class OnlineMove {
   /** The pause: guard, last changes, sequences, row counts, switch. Answers the pause's length. */
   async switchOver(job: MoveJob, client: Client, target: DatabaseServer, ends: MoveEnds): Promise<number> {
     const name = replicationName(job.jobId);
-    const pausedAt = Date.now();
-    const deadline = pausedAt + this.settings.CLIENT_MOVE_PAUSE_MAX_MS;
-    const left = () => {
-      const ms = deadline - Date.now();
-      if (ms <= 0)
-        throw new PauseTooLong(
-          `The switch took longer than ${this.settings.CLIENT_MOVE_PAUSE_MAX_MS} ms; writes resumed on the source`,
-        );
-      return ms;
-    };
-    Object.assign(job, { step: 'switching', pausedAt: new Date(pausedAt) });
-    await ends.save();
-    if (!(await this.clients.markMoving(client.id, target.id))) {
-      throw new MoveRefused('The client is being restored from a backup; move it once the restore is over');
-    }
-    await this.registry.changed();
-    await withAdminConnection(ends.sourceDb, (source) =>
-      withAdminConnection(ends.targetDb, async (targetPg) => {
+    // Every connection of the switch is open before it begins.
+    return withAdminConnections(ends.sourceDb, COUNTING_CONNECTIONS, (sources) =>
+      withAdminConnections(ends.targetDb, COUNTING_CONNECTIONS, async (targets) => {
+        const [source, targetPg] = [sources[0], targets[0]];
+        const pausedAt = Date.now();
+        const deadline = pausedAt + this.settings.CLIENT_MOVE_PAUSE_MAX_MS;
+        const left = () => {
+          const ms = deadline - Date.now();
+          if (ms <= 0) {
+            throw new PauseTooLong(
+              `The switch took longer than ${this.settings.CLIENT_MOVE_PAUSE_MAX_MS} ms; writes resumed on the source`,
+            );
+          }
+          return ms;
+        };
+        Object.assign(job, { step: 'switching', pausedAt: new Date(pausedAt) });
+        const [, marked] = await Promise.all([ends.save(), this.clients.markMoving(client.id, target.id)]);
+        if (!marked) {
+          throw new MoveRefused(
+            'The client is being restored from a backup; move it once the restore is over',
+          );
+        }
+        await this.registry.changed();
         const t = [Date.now()];
-        await this.guard(source, left);
+        const armedAt = await this.replication.armWriteGuard(source);
+        for (let logged = false; ;) {
+          const open = await this.replication.writersInFlight(source, ends.source.database, armedAt);
+          if (!open.length) break;
+          if (!logged && Date.now() - armedAt.getTime() > SLOW_WRITERS_MS) {
+            this.logger.warn(
+              `Switching ${client.identifier} waits for writers in flight: ${open.join(', ')}`,
+            );
+            logged = true;
+          }
+          left();
+          await sleep(FENCE_POLL_MS);
+        }
         t.push(Date.now());
         const lsn = await this.replication.currentLsn(source);
         while (!(await this.replication.confirmedPast(source, name, lsn))) {
@@ -138,50 +163,49 @@ export class OnlineMove {
         t.push(Date.now());
         await this.replication.setSequences(targetPg, await this.replication.sequences(source));
         t.push(Date.now());
-        await this.compareRows(source, targetPg, left);
+        await this.compareRows(sources, targets, left);
         t.push(Date.now());
+        left();
+        await this.clients.update(null, client.id, {
+          serverId: target.id,
+          databaseHost: target.host,
+          databasePort: target.port,
+          databaseName: ends.targetDb.database,
+          movingToServerId: null,
+        });
+        const pauseMs = Date.now() - pausedAt;
+        await this.registry.changed();
         this.logger.log(
-          `Switching ${client.identifier}: writes refused after ${t[0] - pausedAt} ms, guarded ${t[1] - t[0]} ms, ` +
-            `last changes applied ${t[2] - t[1]} ms, sequences ${t[3] - t[2]} ms, rows counted ${t[4] - t[3]} ms`,
+          `Switched ${client.identifier} after a pause of ${pauseMs} ms: writes refused after ${t[0] - pausedAt} ms, ` +
+            `guarded ${t[1] - t[0]} ms, last changes applied ${t[2] - t[1]} ms, sequences ${t[3] - t[2]} ms, ` +
+            `rows counted ${t[4] - t[3]} ms`,
         );
+        return pauseMs;
       }),
     );
-    left();
-    await this.clients.update(null, client.id, {
-      serverId: target.id,
-      databaseHost: target.host,
-      databasePort: target.port,
-      databaseName: ends.targetDb.database,
-      movingToServerId: null,
-    });
-    const pauseMs = Date.now() - pausedAt;
-    await this.registry.changed();
-    this.logger.log(`Switched ${client.identifier} after a pause of ${pauseMs} ms`);
-    return pauseMs;
   }
 
-  /** Installs the write guard, trying again while writers in flight hold their tables. */
-  private async guard(source: PgClient, left: () => number) {
-    for (;;) {
-      try {
-        await this.replication.installWriteGuard(source, Math.min(GUARD_LOCK_MS, left()));
-        return;
-      } catch (err) {
-        if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw err;
-        left();
-      }
-    }
-  }
-
-  private async compareRows(source: PgClient, target: PgClient, left: () => number) {
-    const tables = await this.replication.tables(source);
-    const [here, there] = await Promise.all([
-      this.replication.rowCounts(source, tables, left()),
-      this.replication.rowCounts(target, tables, left()),
-    ]);
-    const differ = tables.filter((_, i) => here[i] !== there[i]);
+  /**
+   * Counts every table on both sides at once, the tables spread over the connections given (the
+   * biggest first, each to the connection with the least to count), and fails on any difference.
+   */
+  private async compareRows(sources: PgClient[], targets: PgClient[], left: () => number) {
+    const tables = await this.replication.tables(sources[0]);
+    const shares = spread(tables, sources.length);
+    const count = async (connections: PgClient[]) => {
+      const counted = new Map<TableName, number>();
+      await Promise.all(
+        shares.map(async (share, i) => {
+          const counts = await this.replication.rowCounts(connections[i], share, left());
+          share.forEach((table, j) => counted.set(table, counts[j]));
+        }),
+      );
+      return counted;
+    };
+    const [here, there] = await Promise.all([count(sources), count(targets)]);
+    const differ = tables.filter((t) => here.get(t) !== there.get(t));
     if (differ.length) {
-      const named = differ.slice(0, 3).map((t: TableName) => `${t.schema}.${t.table}`);
+      const named = differ.slice(0, 3).map((t) => `${t.schema}.${t.table}`);
       throw new MoveRefused(`Row counts differ between source and target (${named.join(', ')})`);
     }
   }
@@ -208,6 +232,31 @@ export class OnlineMove {
   }
 }
 
-const LOCK_NOT_AVAILABLE = '55P03';
 const MISSING_DATABASE = '3D000';
+/** The switch says which transactions it waits for once it has waited this long. */
+const SLOW_WRITERS_MS = 100;
+/** Connections to each side during the switch: the rows of that many tables are counted at once. */
+const COUNTING_CONNECTIONS = 3;
+
+/** The tables in `n` shares of about equal size (the biggest first, each to the lightest share). */
+function spread(tables: TableName[], n: number): TableName[][] {
+  const shares = Array.from({ length: n }, () => ({ tables: [] as TableName[], bytes: 0 }));
+  for (const table of [...tables].sort((a, b) => (b.bytes ?? 0) - (a.bytes ?? 0))) {
+    const lightest = shares.reduce((min, share) => (share.bytes < min.bytes ? share : min));
+    lightest.tables.push(table);
+    lightest.bytes += table.bytes ?? 0;
+  }
+  return shares.map((share) => share.tables);
+}
+
+/** `n` administrative connections to one database, all closed afterwards. */
+async function withAdminConnections<T>(
+  db: DbTarget,
+  n: number,
+  work: (pgs: PgClient[]) => Promise<T>,
+): Promise<T> {
+  const open = (rest: number, pgs: PgClient[]): Promise<T> =>
+    rest === 0 ? work(pgs) : withAdminConnection(db, (pg) => open(rest - 1, [...pgs, pg]));
+  return open(n, []);
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

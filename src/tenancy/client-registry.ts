@@ -80,8 +80,7 @@ export class ClientRegistry implements OnModuleInit, OnModuleDestroy {
 
   /** Reloads here and tells every other replica to reload. */
   async changed(): Promise<void> {
-    await this.reloadFresh();
-    await this.redis.publish(CHANNEL, String(Date.now()));
+    await Promise.all([this.reloadFresh(), this.redis.publish(CHANNEL, String(Date.now()))]);
   }
 
   connectionTarget(client: Client): DbTarget {

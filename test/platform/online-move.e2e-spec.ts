@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { ReplicationRepository } from '../../src/database/replication.repository';
 import { OwnPostgres, OwnRedis } from '../operations/own-services';
+import { Receiver } from '../webhooks/receiver';
 import { sql } from '../support/pg';
 import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp } from '../support/test-app';
@@ -44,6 +45,7 @@ describe('online moves: logical replication, a pause under a second', () => {
   const two = new OwnPostgres({ wal_level: 'logical' });
   const sink = new SmtpSink();
   const deaf = new OwnRedis();
+  const receiver = new Receiver();
   let a: TestApp;
   let b: TestApp;
   /** A replica with a Redis of its own: it never hears that a client moved. */
@@ -52,7 +54,11 @@ describe('online moves: logical replication, a pause under a second', () => {
   let oneId: number;
   let twoId: number;
   let omega: ProvisionedClient;
-  const env = () => ({ SMTP_URL: sink.url, CLIENT_MOVE_SOURCE_GRACE_MS: '60000' });
+  const env = () => ({
+    SMTP_URL: sink.url,
+    CLIENT_MOVE_SOURCE_GRACE_MS: '60000',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  });
   const platform = (t: TestApp, method: 'get' | 'post', path: string) =>
     t.http()[method](`/api/platform${path}`).set('Authorization', `Bearer ${root}`);
   const register = async (name: string, pg: OwnPostgres) => {
@@ -76,9 +82,19 @@ describe('online moves: logical replication, a pause under a second', () => {
     )[0].name;
 
   beforeAll(async () => {
-    await Promise.all([one.create(), two.create(), sink.start(), deaf.start()]);
+    await Promise.all([one.create(), two.create(), sink.start(), deaf.start(), receiver.start()]);
     a = await bootApp({ env: env() });
     b = await bootApp({ masterDatabase: a.masterDatabase, env: env() });
+    root = await superAdminToken(a);
+    oneId = await register('one', one);
+    twoId = await register('two', two);
+    omega = await provisionClient(a, sink, 'omega', { serverId: oneId });
+    const hook = await a
+      .http()
+      .post('/api/admin/webhooks')
+      .set({ 'X-Client-ID': 'omega', Authorization: `Bearer ${omega.adminToken}` })
+      .send({ name: 'Units', url: receiver.url('/omega'), events: ['unit.created'] });
+    expect(hook.status).toBe(201);
     c = await bootApp({
       masterDatabase: a.masterDatabase,
       env: {
@@ -88,16 +104,12 @@ describe('online moves: logical replication, a pause under a second', () => {
         QUEUE_PROCESSORS_ENABLED: 'false',
       },
     });
-    root = await superAdminToken(a);
-    oneId = await register('one', one);
-    twoId = await register('two', two);
-    omega = await provisionClient(a, sink, 'omega', { serverId: oneId });
   }, 120_000);
   afterAll(async () => {
     await c?.close();
     await b?.close();
     await a?.close();
-    await Promise.all([one.destroy(), two.destroy(), sink.stop(), deaf.stop()]);
+    await Promise.all([one.destroy(), two.destroy(), sink.stop(), deaf.stop(), receiver.stop()]);
   });
 
   /**
@@ -125,9 +137,16 @@ describe('online moves: logical replication, a pause under a second', () => {
         await sleep(20);
       }
     };
+    const first = await a
+      .http()
+      .post('/api/units')
+      .set(as)
+      .send({ name: `${identifier} read` });
+    expect(first.status).toBe(201);
+    acknowledged.push(`${identifier} read`);
     const reader = async (t: TestApp) => {
       while (writing) {
-        const res = await t.http().get('/api/units?pageSize=1').set(as);
+        const res = await t.http().get(`/api/units/${first.body.data.id}`).set(as);
         if (res.status === 200) reads++;
         await sleep(30);
       }
@@ -218,11 +237,25 @@ describe('online moves: logical replication, a pause under a second', () => {
       }
     }
     expect(answers[answers.length - 1]).toBe('200');
+
+    // Every acknowledged unit's event reached the receiver (at least once), across the switch.
+    const delivered = () => receiver.at('/omega').map((r) => r.raw);
+    const deadlineEvents = Date.now() + 30_000;
+    let missing = acknowledged;
+    while (Date.now() < deadlineEvents) {
+      const raws = delivered();
+      missing = acknowledged.filter((name) => !raws.some((raw) => raw.includes(`"${name}"`)));
+      if (!missing.length) break;
+      await sleep(250);
+    }
+    expect(missing).toEqual([]);
+    const events = delivered().length;
     console.log(
       `online move 10 MB: ${acknowledged.length} writes acknowledged, refused ${JSON.stringify(refused)}, ` +
         `pause ${job.pauseMs} ms, refusals over ${longestRefusal} ms, steps ${[...steps].join(',')}, ` +
         `job ${Date.parse(job.finishedAt as string) - Date.parse(job.startedAt as string)} ms; ` +
-        `the replica that missed the switch answered ${answers.join(', ')}`,
+        `the replica that missed the switch answered ${answers.join(', ')}; ${events} events delivered ` +
+        `for ${acknowledged.length + 1} units`,
     );
   }, 180_000);
 
