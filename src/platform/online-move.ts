@@ -22,7 +22,7 @@ const STALLED_MS = 5 * 60_000;
  * come meanwhile queue behind it), and is tried this many times.
  */
 const GUARD_LOCK_MS = 100;
-const GUARD_ATTEMPTS = 50;
+const GUARD_ATTEMPTS = 600;
 
 export class MoveRefused extends Error {}
 export class PauseTooLong extends MoveRefused {}

@@ -68,6 +68,25 @@ describe('online moves that stop: taken over and undone, nothing lost', () => {
     workers.push(worker);
     return worker;
   };
+  /** A session of the source running a slow INSERT into a temporary table (ended by `end()`). */
+  async function slowWriter(database: string) {
+    const pg = new Client({ connectionString: one.url(database) });
+    pg.on('error', () => undefined);
+    await pg.connect();
+    await pg.query('CREATE TEMP TABLE slow (a int)');
+    void pg.query('INSERT INTO slow SELECT 1 FROM pg_sleep(600)').catch(() => undefined);
+    return {
+      end: async () => {
+        await rows(
+          one,
+          'postgres',
+          `SELECT pg_cancel_backend(${(pg as unknown as { processID: number }).processID})`,
+        );
+        await pg.end().catch(() => undefined);
+      },
+    };
+  }
+
   /** After an undone move: on its source, writing, every unit there, nothing of the move left. */
   async function expectUndone() {
     const row = await clientRow();
@@ -139,10 +158,9 @@ describe('online moves that stop: taken over and undone, nothing lost', () => {
 
   it('a worker killed while it switches: writes resume on the source once the move is undone', async () => {
     const row = await clientRow();
-    // A writer in flight on the source keeps the write guard waiting, so the switch is caught.
-    const blocker = new Client({ connectionString: one.url(row.database) });
-    await blocker.connect();
-    await blocker.query('BEGIN; LOCK TABLE public.units IN ROW EXCLUSIVE MODE');
+    // A data-changing statement that began before the switch keeps it waiting (it could commit a
+    // write the guard did not see); on a temporary table it holds up nothing else of the move.
+    const blocker = await slowWriter(row.database);
     const live = workers.find((w) => w.exitCode === null && w.signalCode === null)!;
     await kill(live);
     await startWorker({ CLIENT_MOVE_PAUSE_MAX_MS: '600000' });
@@ -157,7 +175,6 @@ describe('online moves that stop: taken over and undone, nothing lost', () => {
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('CLIENT_MOVING');
     await kill(workers[workers.length - 1]);
-    await blocker.query('ROLLBACK');
     await blocker.end();
     await startWorker();
     const job = await until(
@@ -170,36 +187,64 @@ describe('online moves that stop: taken over and undone, nothing lost', () => {
     await expectUndone();
   }, 150_000);
 
-  it('a switch longer than CLIENT_MOVE_PAUSE_MAX_MS gives up by itself; then the client moves', async () => {
+  it('a switch longer than CLIENT_MOVE_PAUSE_MAX_MS gives up by itself; a worker killed after the switch leaves a move the next one finishes', async () => {
     const row = await clientRow();
     const live = workers.find((w) => w.exitCode === null && w.signalCode === null)!;
     await kill(live);
     await startWorker({ CLIENT_MOVE_PAUSE_MAX_MS: '1500' });
-    const blocker = new Client({ connectionString: one.url(row.database) });
-    await blocker.connect();
-    await blocker.query('BEGIN; LOCK TABLE public.units IN ROW EXCLUSIVE MODE');
+    const blocker = await slowWriter(row.database);
     const started = await api.post(`/clients/${kappa.id}/move`).send({ serverId: twoId });
     const failed = await until(
       () => api.get(`/moves/${started.body.data.jobId}`),
       (body) => body.data.status !== 'running' && body.data.status !== 'queued',
       60_000,
     );
-    await blocker.query('ROLLBACK');
     await blocker.end();
     expect(failed).toMatchObject({ status: 'failed', step: 'switching' });
     expect(failed.error).toMatch(/longer than 1500 ms/);
     expect(failed.pauseMs as number).toBeGreaterThanOrEqual(1500);
     await expectUndone();
 
+    // Killed after the switch: the clean-up is held up (a transaction on the target holds the
+    // move's subscription, so dropping it waits), the worker dies, and the next one finishes the move.
     const again = await api.post(`/clients/${kappa.id}/move`).send({ serverId: twoId });
+    expect(again.status).toBe(202);
+    const deadline = Date.now() + 60_000;
+    let subscription: { subname: string } | undefined;
+    while (!subscription) {
+      if (Date.now() > deadline) throw new Error('the move never subscribed');
+      [subscription] = await rows<{ subname: string }>(
+        two,
+        'postgres',
+        'SELECT subname FROM pg_subscription',
+      );
+      await sleep(10);
+    }
+    const holder = new Client({ connectionString: two.url('postgres') });
+    holder.on('error', () => undefined);
+    await holder.connect();
+    await holder.query(`BEGIN; ALTER SUBSCRIPTION "${subscription.subname}" SET (synchronous_commit = 'on')`);
+    while ((await clientRow()).serverId !== twoId) {
+      if (Date.now() > deadline) throw new Error('the move never switched');
+      await sleep(20);
+    }
+    await sleep(500);
+    expect((await api.get(`/moves/${again.body.data.jobId}`)).body.data.status).toBe('running');
+    await kill(workers[workers.length - 1]);
+    await holder.query('ROLLBACK');
+    await holder.end();
+    await startWorker();
     const done = await until(
       () => api.get(`/moves/${again.body.data.jobId}`),
       (body) => body.data.status !== 'running' && body.data.status !== 'queued',
-      60_000,
+      90_000,
     );
-    expect(done).toMatchObject({ status: 'done', mode: 'online' });
+    expect(done).toMatchObject({ status: 'done', step: 'finished', mode: 'online' });
     const moved = await clientRow();
     expect(moved.serverId).toBe(twoId);
+    expect(await rows(two, moved.database, 'SELECT subname FROM pg_subscription')).toEqual([]);
+    expect(await rows(one, 'postgres', 'SELECT slot_name FROM pg_replication_slots')).toEqual([]);
+    await write('after-the-move');
     const stored = new Set(
       (await rows<{ name: string }>(two, moved.database, 'SELECT name FROM public.units')).map((r) => r.name),
     );
