@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ClientRegistry } from '../tenancy/client-registry';
+import { BackgroundMigrator } from './background-migrator';
 import { ClientMigrationJob, ClientMigrationQueue } from './client-migration.queue';
 import { ClientMigrator } from './client-migrator';
 import { ClientMigrationProgress, MigrationJobs } from './migration-jobs';
@@ -17,6 +18,7 @@ export class ClientMigrationProcessor implements OnModuleInit {
     private readonly migrator: ClientMigrator,
     private readonly registry: ClientRegistry,
     private readonly settings: PlatformSettings,
+    private readonly background: BackgroundMigrator,
   ) {}
 
   onModuleInit() {
@@ -39,7 +41,26 @@ export class ClientMigrationProcessor implements OnModuleInit {
       const migrationsRun = await this.migrator.migrate(client, () =>
         this.jobs.record(jobId, { ...progress, waitingFor: 'move' }),
       );
-      await this.jobs.record(jobId, { ...progress, status: 'done', migrationsRun, finishedAt: now() });
+      const migrated = { ...progress, migrationsRun };
+      await this.jobs.record(jobId, migrated);
+      // The schema is current and the client served: the back-fills run beside its traffic.
+      const background = await this.background.run(client, (backgroundMigrations) =>
+        this.jobs.record(jobId, { ...migrated, backgroundMigrations }),
+      );
+      if (background.skipped) this.background.start(client);
+      const done = {
+        ...migrated,
+        backgroundMigrations: background.states,
+        ...(background.skipped ? { backgroundSkipped: background.skipped } : {}),
+        finishedAt: now(),
+      };
+      if (background.failed) {
+        const failed = background.states.find((s) => s.error);
+        const error = `Background migration ${failed?.name} failed in ${failed?.schema}: ${failed?.error}`;
+        await this.jobs.record(jobId, { ...done, status: 'failed', error });
+      } else {
+        await this.jobs.record(jobId, { ...done, status: 'done' });
+      }
     } catch (err) {
       this.logger.error(`Migrating ${identifier} (job ${jobId}) failed: ${(err as Error).message}`);
       const error = client ? publicFailure(err) : 'Client not found';

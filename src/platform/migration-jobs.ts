@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { BackgroundMigrationState } from '../database/background-migration-runner';
 import { RedisService } from '../redis/redis.service';
 
 export const CLIENT_MIGRATION_STATES = ['queued', 'running', 'done', 'failed'] as const;
@@ -10,6 +11,10 @@ export interface ClientMigrationProgress {
   identifier: string;
   status: ClientMigrationState;
   migrationsRun: string[];
+  /** The client's background data migrations, per schema, once its schema migrations ran. */
+  backgroundMigrations?: BackgroundMigrationState[];
+  /** Set when the background migrations were left for later: the client is being moved. */
+  backgroundSkipped?: 'move';
   error?: string;
   /** Set while the client's migration waits for a move of the client to finish. */
   waitingFor?: 'move';

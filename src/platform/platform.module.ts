@@ -1,5 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
+import { BackgroundMigrator } from './background-migrator';
 import { ClientMigrationMetrics } from './client-migration-metrics';
 import { ClientMigrationProcessor } from './client-migration.processor';
 import { ClientMigrationQueue } from './client-migration.queue';
@@ -63,6 +64,7 @@ export class PlatformModule {
         ClientMigrationQueue,
         ClientMigrationMetrics,
         ClientMigrator,
+        BackgroundMigrator,
         MigratedVersions,
         MigrationSummary,
         MigrationJobs,

@@ -1,0 +1,120 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import pLimit from 'p-limit';
+import { BACKGROUND_MIGRATIONS, BackgroundMigration } from '../../migrations/background';
+import { AppConfig } from '../config/app-config';
+import { BackgroundMigrationState, runBackgroundMigrations } from '../database/background-migration-runner';
+import { migrationBounds } from '../database/migration-runner';
+import { ClientDatabases } from '../tenancy/client-databases';
+import { ClientMovesRepository } from '../tenancy/client-moves.repository';
+import { ClientSchemasRepository } from '../tenancy/client-schemas.repository';
+import { Client } from '../tenancy/entities/client.entity';
+import { SANDBOX_SCHEMA_LIKE } from '../tenancy/sandbox-naming';
+import { PlatformSettings } from './platform.settings';
+import { publicFailure } from './public-failure';
+
+/** A client moved meanwhile (or a failure) is tried again after this, doubling up to the last. */
+const FIRST_RETRY_MS = 30_000;
+const LAST_RETRY_MS = 600_000;
+
+export interface ClientBackgroundRun {
+  /** Every schema's background migrations, production first; `error` as the API may show it. */
+  states: BackgroundMigrationState[];
+  /** The client is being moved: its background migrations wait (the run resumes later). */
+  skipped?: 'move';
+  failed?: boolean;
+}
+
+/**
+ * Runs a client's pending background migrations (migrations/background) after its schema migrations,
+ * schema by schema, batch by batch (BACKGROUND_MIGRATION_BATCH_SIZE rows, BACKGROUND_MIGRATION_PAUSE_MS
+ * between batches), without the client's lease: the client is served meanwhile. A client with a move
+ * queued or running is left alone (checked before each batch) and tried again later.
+ */
+@Injectable()
+export class BackgroundMigrator implements OnModuleDestroy {
+  private readonly logger = new Logger(BackgroundMigrator.name);
+  private readonly limit: pLimit.Limit;
+  private readonly retries = new Set<NodeJS.Timeout>();
+  private readonly running = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly databases: ClientDatabases,
+    private readonly schemas: ClientSchemasRepository,
+    private readonly moves: ClientMovesRepository,
+    settings: PlatformSettings,
+  ) {
+    this.limit = pLimit(settings.CLIENT_MIGRATION_CONCURRENCY);
+  }
+
+  /** Runs them now, telling `onProgress` every schema's states after each batch. */
+  async run(
+    client: Client,
+    onProgress?: (states: BackgroundMigrationState[]) => Promise<void>,
+    migrations: readonly BackgroundMigration[] = BACKGROUND_MIGRATIONS,
+  ): Promise<ClientBackgroundRun> {
+    if (await this.moves.openFor(client.id)) return { states: [], skipped: 'move' };
+    const target = await this.databases.adminTarget(client);
+    const schemas = (
+      await this.databases.asAdmin(client, (pg) => this.schemas.schemaNames(pg, SANDBOX_SCHEMA_LIKE))
+    ).sort((a, b) => (a === 'public' ? -1 : b === 'public' ? 1 : a.localeCompare(b)));
+    const states: BackgroundMigrationState[] = [];
+    for (const schema of schemas) {
+      const before = states.length;
+      const run = await runBackgroundMigrations(target, migrations, {
+        schema,
+        batchSize: this.config.BACKGROUND_MIGRATION_BATCH_SIZE,
+        pauseMs: this.config.BACKGROUND_MIGRATION_PAUSE_MS,
+        bounds: migrationBounds(this.config),
+        stopReason: async () =>
+          this.stopped ? 'stopping' : (await this.moves.openFor(client.id)) ? 'move' : null,
+        onProgress: (schemaStates) =>
+          onProgress?.([...states.slice(0, before), ...schemaStates]) ?? Promise.resolve(),
+      });
+      states.push(...run.states.map((s) => (s.error ? { ...s, error: publicFailure(run.failure) } : s)));
+      if (run.failure) return { states, failed: true };
+      if (run.stopped === 'move') return { states, skipped: 'move' };
+      if (run.stopped) return { states };
+    }
+    return { states };
+  }
+
+  /** Runs them in the background (start-up, provisioning), trying again later when skipped or failed. */
+  start(client: Client, attempt = 1): void {
+    if (this.stopped) return;
+    const run = this.limit(() => this.run(client)).then(
+      (result) => {
+        if (result.skipped || result.failed)
+          this.retryLater(client, attempt, result.failed ? 'failed' : 'moving');
+      },
+      (err: Error) => {
+        this.logger.error(`Background migrations of ${client.identifier} failed: ${err.message}`);
+        this.retryLater(client, attempt, 'failed');
+      },
+    );
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  async onModuleDestroy() {
+    this.stopped = true;
+    for (const timer of this.retries) clearTimeout(timer);
+    this.limit.clearQueue();
+    await Promise.allSettled([...this.running]);
+  }
+
+  private retryLater(client: Client, attempt: number, why: string) {
+    if (this.stopped) return;
+    const delay = Math.min(FIRST_RETRY_MS * 2 ** (attempt - 1), LAST_RETRY_MS);
+    this.logger.warn(
+      `Background migrations of ${client.identifier} ${why}; trying again in ${delay / 1000} s`,
+    );
+    const timer = setTimeout(() => {
+      this.retries.delete(timer);
+      this.start(client, attempt + 1);
+    }, delay);
+    timer.unref();
+    this.retries.add(timer);
+  }
+}
