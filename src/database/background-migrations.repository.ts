@@ -20,7 +20,8 @@ const ROW = `name, cursor, rows_done::float8 AS "rowsDone", finished_at IS NOT N
 /**
  * The progress table of background data migrations (`background_migrations`, one per schema) and
  * the transaction each batch runs in, over the background migrator's own connection to the schema
- * (search_path: the schema, then `public`).
+ * (search_path: the schema, then `public`). Changes return their row through a SELECT: TypeORM
+ * answers an UPDATE with [rows, count].
  */
 @Injectable()
 export class BackgroundMigrationsRepository {
@@ -83,11 +84,14 @@ export class BackgroundMigrationsRepository {
     rows: number,
   ): Promise<BackgroundMigrationRow> {
     const [row]: BackgroundMigrationRow[] = await q.query(
-      `UPDATE background_migrations
-          SET cursor = $2, rows_done = rows_done + $3, error = NULL, updated_at = now(),
-              finished_at = CASE WHEN $2::text IS NULL THEN now() END
-        WHERE name = $1
-        RETURNING ${ROW}`,
+      `WITH changed AS (
+         UPDATE background_migrations
+            SET cursor = $2, rows_done = rows_done + $3, error = NULL, updated_at = now(),
+                finished_at = CASE WHEN $2::text IS NULL THEN now() END
+          WHERE name = $1
+          RETURNING *
+       )
+       SELECT ${ROW} FROM changed`,
       [name, next, rows],
     );
     await q.commitTransaction();
@@ -99,7 +103,10 @@ export class BackgroundMigrationsRepository {
   async failBatch(q: QueryRunner, name: string, error: string): Promise<BackgroundMigrationRow> {
     if (q.isTransactionActive) await q.rollbackTransaction();
     const [row]: BackgroundMigrationRow[] = await q.query(
-      `UPDATE background_migrations SET error = $2, updated_at = now() WHERE name = $1 RETURNING ${ROW}`,
+      `WITH changed AS (
+         UPDATE background_migrations SET error = $2, updated_at = now() WHERE name = $1 RETURNING *
+       )
+       SELECT ${ROW} FROM changed`,
       [name, error],
     );
     return row;
