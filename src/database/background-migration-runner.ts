@@ -8,7 +8,6 @@ import { MigrationBounds, retryDelay } from './migration-runner';
 /** SQLSTATE lock_not_available: a statement waited longer than lock_timeout. */
 const LOCK_TIMEOUT = '55P03';
 const logger = new Logger('BackgroundMigrationRunner');
-const repository = new BackgroundMigrationsRepository();
 
 /** A background migration's state in one schema, as a migration job shows it. */
 export interface BackgroundMigrationState {
@@ -49,6 +48,7 @@ export interface BackgroundRun {
 export async function runBackgroundMigrations(
   target: DbTarget,
   migrations: readonly BackgroundMigration[],
+  repository: BackgroundMigrationsRepository,
   options: BackgroundRunOptions,
 ): Promise<BackgroundRun> {
   const dataSource = createDataSource(target, {
@@ -64,7 +64,7 @@ export async function runBackgroundMigrations(
     if (!(await repository.hasProgressTable(q))) return { states: [] };
     await repository.lock(q);
     try {
-      return await runLocked(q, migrations, options);
+      return await runLocked(q, migrations, repository, options);
     } finally {
       await repository.unlock(q).catch(() => undefined);
     }
@@ -77,6 +77,7 @@ export async function runBackgroundMigrations(
 async function runLocked(
   q: import('typeorm').QueryRunner,
   migrations: readonly BackgroundMigration[],
+  repository: BackgroundMigrationsRepository,
   options: BackgroundRunOptions,
 ): Promise<BackgroundRun> {
   const applied = await repository.appliedSchemaMigrations(q);
@@ -89,7 +90,7 @@ async function runLocked(
       const stopped = (await options.stopReason?.()) ?? null;
       if (stopped) return { states, stopped };
       try {
-        const row = await batchWithRetries(q, migration, options);
+        const row = await batchWithRetries(q, migration, repository, options);
         states[index] = state(options.schema, migration.name, row);
       } catch (err) {
         const message = (err as Error).message ?? String(err);
@@ -111,6 +112,7 @@ async function runLocked(
 async function batchWithRetries(
   q: import('typeorm').QueryRunner,
   migration: BackgroundMigration,
+  repository: BackgroundMigrationsRepository,
   options: BackgroundRunOptions,
 ): Promise<BackgroundMigrationRow> {
   for (let attempt = 1; ; attempt++) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryRunner } from 'typeorm';
 import type { MigrationBounds } from './migration-runner';
-import { SqlNotRun } from './sql-example';
+import { SqlExample, SqlNotRun } from './sql-example';
 
 /** One background migration's row of a schema's `background_migrations` table. */
 export interface BackgroundMigrationRow {
@@ -26,7 +26,7 @@ const ROW = `name, cursor, rows_done::float8 AS "rowsDone", finished_at IS NOT N
 @Injectable()
 export class BackgroundMigrationsRepository {
   /** Whether the schema has the progress table (its client migrations are recent enough). */
-  @SqlNotRun(OVER_CLIENT_SCHEMA)
+  @SqlExample((c) => [c.manager.queryRunner])
   async hasProgressTable(q: QueryRunner): Promise<boolean> {
     const [row]: { present: boolean }[] = await q.query(
       `SELECT to_regclass(quote_ident(current_schema()) || '.background_migrations') IS NOT NULL AS present`,
@@ -35,13 +35,13 @@ export class BackgroundMigrationsRepository {
   }
 
   /** The schema migrations the schema recorded. */
-  @SqlNotRun(OVER_CLIENT_SCHEMA)
+  @SqlExample((c) => [c.manager.queryRunner])
   async appliedSchemaMigrations(q: QueryRunner): Promise<Set<string>> {
     const rows: { name: string }[] = await q.query(`SELECT name FROM migrations`);
     return new Set(rows.map((r) => r.name));
   }
 
-  @SqlNotRun(OVER_CLIENT_SCHEMA)
+  @SqlExample((c) => [c.manager.queryRunner])
   async rows(q: QueryRunner): Promise<BackgroundMigrationRow[]> {
     return q.query(`SELECT ${ROW} FROM background_migrations ORDER BY name`);
   }

@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import { BACKGROUND_MIGRATIONS, BackgroundMigration } from '../../migrations/background';
 import { AppConfig } from '../config/app-config';
 import { BackgroundMigrationState, runBackgroundMigrations } from '../database/background-migration-runner';
+import { BackgroundMigrationsRepository } from '../database/background-migrations.repository';
 import { migrationBounds } from '../database/migration-runner';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { ClientMovesRepository } from '../tenancy/client-moves.repository';
@@ -43,6 +44,7 @@ export class BackgroundMigrator implements OnModuleDestroy {
     private readonly databases: ClientDatabases,
     private readonly schemas: ClientSchemasRepository,
     private readonly moves: ClientMovesRepository,
+    private readonly progress: BackgroundMigrationsRepository,
     settings: PlatformSettings,
   ) {
     this.limit = pLimit(settings.CLIENT_MIGRATION_CONCURRENCY);
@@ -62,7 +64,7 @@ export class BackgroundMigrator implements OnModuleDestroy {
     const states: BackgroundMigrationState[] = [];
     for (const schema of schemas) {
       const before = states.length;
-      const run = await runBackgroundMigrations(target, migrations, {
+      const run = await runBackgroundMigrations(target, migrations, this.progress, {
         schema,
         batchSize: this.config.BACKGROUND_MIGRATION_BATCH_SIZE,
         pauseMs: this.config.BACKGROUND_MIGRATION_PAUSE_MS,

@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
 import { BackgroundMigrator } from './background-migrator';
+import { BackgroundMigrationsRepository } from '../database/background-migrations.repository';
 import { ClientMigrationMetrics } from './client-migration-metrics';
 import { ClientMigrationProcessor } from './client-migration.processor';
 import { ClientMigrationQueue } from './client-migration.queue';
@@ -65,6 +66,7 @@ export class PlatformModule {
         ClientMigrationMetrics,
         ClientMigrator,
         BackgroundMigrator,
+        BackgroundMigrationsRepository,
         MigratedVersions,
         MigrationSummary,
         MigrationJobs,
