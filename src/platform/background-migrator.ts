@@ -23,6 +23,8 @@ export interface ClientBackgroundRun {
   /** The client is being moved: its background migrations wait (the run resumes later). */
   skipped?: 'move';
   failed?: boolean;
+  /** The process began to stop: the run ended after a batch, and the next one resumes there. */
+  interrupted?: boolean;
 }
 
 /**
@@ -77,7 +79,7 @@ export class BackgroundMigrator implements OnModuleDestroy {
       states.push(...run.states.map((s) => (s.error ? { ...s, error: publicFailure(run.failure) } : s)));
       if (run.failure) return { states, failed: true };
       if (run.stopped === 'move') return { states, skipped: 'move' };
-      if (run.stopped) return { states };
+      if (run.stopped) return { states, interrupted: true };
     }
     return { states };
   }
@@ -119,4 +121,16 @@ export class BackgroundMigrator implements OnModuleDestroy {
     timer.unref();
     this.retries.add(timer);
   }
+}
+
+/** Why a run leaves its client failed in a migration job (as the API may show it), or null. */
+export function backgroundFailure(run: ClientBackgroundRun): string | null {
+  if (run.failed) {
+    const failed = run.states.find((s) => s.error);
+    return `Background migration ${failed?.name} failed in ${failed?.schema}: ${failed?.error}`;
+  }
+  if (run.interrupted) {
+    return 'Background migrations interrupted: the process stopped; the next migration job resumes them';
+  }
+  return null;
 }

@@ -251,4 +251,38 @@ describe('background migrations', () => {
       );
     }
   });
+
+  it('runs them in every sandbox schema too, each walking its own rows', async () => {
+    const created = await t
+      .http()
+      .post('/sandboxes')
+      .set({ 'X-Client-ID': 'acme', Authorization: `Bearer ${acme.adminToken}` })
+      .send({ name: 'QA' });
+    expect(created.status).toBe(201);
+    await sql(
+      db,
+      `INSERT INTO sandbox_qa.audit_logs (action, entity_type, user_id, message)
+       SELECT 'ACCESS', 'Unit', $1, 'sandbox entry ' || g FROM generate_series(1, 1200) g`,
+      [user.id],
+    );
+    const view = await runMigrationJob(t, root, '/api/platform/clients/migrate', 60_000);
+    expect(view.clients[0]).toMatchObject({ status: 'done' });
+    expect(view.clients[0].backgroundMigrations).toEqual([
+      { schema: 'public', name: NAME, rowsDone: expect.any(Number), done: true },
+      { schema: 'sandbox_qa', name: NAME, rowsDone: expect.any(Number), done: true },
+    ]);
+    expect(view.clients[0].backgroundMigrations[1].rowsDone).toBeGreaterThanOrEqual(1200);
+    const [left] = await sql<{ n: string }>(
+      db,
+      'SELECT count(*) AS n FROM sandbox_qa.audit_logs WHERE user_id = $1 AND company_id IS NULL',
+      [user.id],
+    );
+    expect(Number(left.n)).toBe(0);
+    const [progress] = await sql<{ finished: boolean }>(
+      db,
+      'SELECT finished_at IS NOT NULL AS finished FROM sandbox_qa.background_migrations WHERE name = $1',
+      [NAME],
+    );
+    expect(progress).toEqual({ finished: true });
+  });
 });
