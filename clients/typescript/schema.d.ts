@@ -7367,10 +7367,10 @@ export interface components {
             /** @description Background data migrations of the client, per schema, run batch by batch once its schema migrations ran (updated after each batch) */
             backgroundMigrations?: components["schemas"]["BackgroundMigrationStateDto"][];
             /**
-             * @description The background data migrations were left for later: the client is being moved
+             * @description The background data migrations were left for later (and are tried again by the process): move, the client is being moved; busy, another process runs them now
              * @enum {string}
              */
-            backgroundSkipped?: "move";
+            backgroundSkipped?: "move" | "busy";
             /** @description Class of the failure, when failed (details in the server log) */
             error?: string;
             /**

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BackgroundMigration } from '../../migrations/background';
 import { BackgroundMigrationRow, BackgroundMigrationsRepository } from './background-migrations.repository';
@@ -33,6 +34,8 @@ export interface BackgroundRun {
   states: BackgroundMigrationState[];
   /** Set when the run stopped before its end for a reason stopReason gave. */
   stopped?: string;
+  /** Another session runs this schema's background migrations now: this run did nothing. */
+  busy?: boolean;
   /** The failure that ended the run (its message is in the state's `error` and the progress row). */
   failure?: unknown;
 }
@@ -41,7 +44,7 @@ export interface BackgroundRun {
  * Runs the pending background migrations of one schema of one database, batch by batch, each batch
  * in a transaction of its own with the migration lock bounds (a batch that waits too long for a lock
  * is rolled back and retried like a schema migration), `pauseMs` between batches. One runner per
- * schema at a time (a session advisory lock: a second one waits, then finds the work done). A
+ * schema at a time (a session advisory lock: a second one answers `busy` with the stored states). A
  * migration runs once its `after` schema migration was recorded in the schema; one that fails stops
  * the run, its row keeping the cursor of the last committed batch and the error.
  */
@@ -62,7 +65,8 @@ export async function runBackgroundMigrations(
   try {
     await q.connect();
     if (!(await repository.hasProgressTable(q))) return { states: [] };
-    await repository.lock(q);
+    if (!(await repository.tryLock(q)))
+      return { states: await currentStates(q, migrations, repository, options), busy: true };
     try {
       return await runLocked(q, migrations, repository, options);
     } finally {
@@ -75,15 +79,13 @@ export async function runBackgroundMigrations(
 }
 
 async function runLocked(
-  q: import('typeorm').QueryRunner,
+  q: QueryRunner,
   migrations: readonly BackgroundMigration[],
   repository: BackgroundMigrationsRepository,
   options: BackgroundRunOptions,
 ): Promise<BackgroundRun> {
-  const applied = await repository.appliedSchemaMigrations(q);
-  const rows = new Map((await repository.rows(q)).map((row) => [row.name, row]));
-  const runnable = migrations.filter((m) => applied.has(m.after));
-  const states = runnable.map((m) => state(options.schema, m.name, rows.get(m.name)));
+  const runnable = await runnableIn(q, migrations, repository);
+  const states = await currentStates(q, runnable, repository, options);
   for (const [index, migration] of runnable.entries()) {
     if (states[index].done) continue;
     for (;;) {
@@ -108,9 +110,31 @@ async function runLocked(
   return { states };
 }
 
+/** The migrations whose `after` schema migration the schema recorded. */
+async function runnableIn(
+  q: QueryRunner,
+  migrations: readonly BackgroundMigration[],
+  repository: BackgroundMigrationsRepository,
+): Promise<BackgroundMigration[]> {
+  const applied = await repository.appliedSchemaMigrations(q);
+  return migrations.filter((m) => applied.has(m.after));
+}
+
+/** The stored states of the runnable migrations (the ones not started yet at 0 rows). */
+async function currentStates(
+  q: QueryRunner,
+  migrations: readonly BackgroundMigration[],
+  repository: BackgroundMigrationsRepository,
+  options: BackgroundRunOptions,
+): Promise<BackgroundMigrationState[]> {
+  const runnable = await runnableIn(q, migrations, repository);
+  const rows = new Map((await repository.rows(q)).map((row) => [row.name, row]));
+  return runnable.map((m) => state(options.schema, m.name, rows.get(m.name)));
+}
+
 /** One batch; one that timed out on a lock is rolled back and tried again after a backoff. */
 async function batchWithRetries(
-  q: import('typeorm').QueryRunner,
+  q: QueryRunner,
   migration: BackgroundMigration,
   repository: BackgroundMigrationsRepository,
   options: BackgroundRunOptions,

@@ -10,7 +10,7 @@ SELECT name FROM migrations;
 -- BackgroundMigrationsRepository.rows
 SELECT name, cursor, rows_done::float8 AS "rowsDone", finished_at IS NOT NULL AS finished, error FROM background_migrations ORDER BY name;
 
--- BackgroundMigrationsRepository.lock: not run (waits on a session advisory lock)
+-- BackgroundMigrationsRepository.tryLock: not run (takes a session advisory lock)
 
 -- BackgroundMigrationsRepository.unlock: not run (runs over an administrative connection to one schema of a client's database)
 

@@ -46,10 +46,14 @@ export class BackgroundMigrationsRepository {
     return q.query(`SELECT ${ROW} FROM background_migrations ORDER BY name`);
   }
 
-  /** Waits for the schema's background-migration lock (held by the session until unlock). */
-  @SqlNotRun('waits on a session advisory lock')
-  async lock(q: QueryRunner): Promise<void> {
-    await q.query(`SELECT pg_advisory_lock($1, hashtext(current_schema()))`, [BACKGROUND_LOCK]);
+  /** Takes the schema's background-migration lock for the session; false when another session holds it. */
+  @SqlNotRun('takes a session advisory lock')
+  async tryLock(q: QueryRunner): Promise<boolean> {
+    const [row]: { locked: boolean }[] = await q.query(
+      `SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS locked`,
+      [BACKGROUND_LOCK],
+    );
+    return row.locked;
   }
 
   @SqlNotRun(OVER_CLIENT_SCHEMA)

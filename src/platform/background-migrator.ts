@@ -17,11 +17,17 @@ import { publicFailure } from './public-failure';
 const FIRST_RETRY_MS = 30_000;
 const LAST_RETRY_MS = 600_000;
 
+export const BACKGROUND_SKIPS = ['move', 'busy'] as const;
+export type BackgroundSkip = (typeof BACKGROUND_SKIPS)[number];
+
 export interface ClientBackgroundRun {
   /** Every schema's background migrations, production first; `error` as the API may show it. */
   states: BackgroundMigrationState[];
-  /** The client is being moved: its background migrations wait (the run resumes later). */
-  skipped?: 'move';
+  /**
+   * Left for later (the process tries again): `move`, the client is being moved; `busy`, another
+   * process runs them right now.
+   */
+  skipped?: BackgroundSkip;
   failed?: boolean;
   /** The process began to stop: the run ended after a batch, and the next one resumes there. */
   interrupted?: boolean;
@@ -31,7 +37,8 @@ export interface ClientBackgroundRun {
  * Runs a client's pending background migrations (migrations/background) after its schema migrations,
  * schema by schema, batch by batch (BACKGROUND_MIGRATION_BATCH_SIZE rows, BACKGROUND_MIGRATION_PAUSE_MS
  * between batches), without the client's lease: the client is served meanwhile. A client with a move
- * queued or running is left alone (checked before each batch) and tried again later.
+ * queued or running is left alone (checked before each batch), and so is a schema another process is
+ * working on; both are tried again later.
  */
 @Injectable()
 export class BackgroundMigrator implements OnModuleDestroy {
@@ -79,6 +86,7 @@ export class BackgroundMigrator implements OnModuleDestroy {
       states.push(...run.states.map((s) => (s.error ? { ...s, error: publicFailure(run.failure) } : s)));
       if (run.failure) return { states, failed: true };
       if (run.stopped === 'move') return { states, skipped: 'move' };
+      if (run.busy) return { states, skipped: 'busy' };
       if (run.stopped) return { states, interrupted: true };
     }
     return { states };
@@ -90,7 +98,7 @@ export class BackgroundMigrator implements OnModuleDestroy {
     const run = this.limit(() => this.run(client)).then(
       (result) => {
         if (result.skipped || result.failed)
-          this.retryLater(client, attempt, result.failed ? 'failed' : 'moving');
+          this.retryLater(client, attempt, result.failed ? 'failed' : `skipped (${result.skipped})`);
       },
       (err: Error) => {
         this.logger.error(`Background migrations of ${client.identifier} failed: ${err.message}`);

@@ -13,8 +13,8 @@ export interface ClientMigrationProgress {
   migrationsRun: string[];
   /** The client's background data migrations, per schema, once its schema migrations ran. */
   backgroundMigrations?: BackgroundMigrationState[];
-  /** Set when the background migrations were left for later: the client is being moved. */
-  backgroundSkipped?: 'move';
+  /** Set when the background migrations were left for later: the client is being moved, or another process runs them. */
+  backgroundSkipped?: 'move' | 'busy';
   error?: string;
   /** Set while the client's migration waits for a move of the client to finish. */
   waitingFor?: 'move';

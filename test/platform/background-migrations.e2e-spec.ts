@@ -8,6 +8,8 @@ import { databaseUrl } from '../support/test-env';
 const NAME = 'AuditLogsCompany';
 const BATCH = 500;
 const ROWS = 5000;
+/** The background migrations' advisory lock (one per schema, with the hashed schema name). */
+const BACKGROUND_LOCK = 7243003;
 
 interface BackgroundState {
   schema: string;
@@ -249,6 +251,24 @@ describe('background migrations', () => {
         t.masterDatabase,
         `DELETE FROM client_moves WHERE job_id = '00000000-0000-4000-8000-0000000000b1'`,
       );
+    }
+  });
+
+  it('leaves a schema another process works on to it and shows it busy', async () => {
+    const holder = new PgClient({ connectionString: databaseUrl(db) });
+    await holder.connect();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(${BACKGROUND_LOCK}, hashtext('public'))`);
+      const before = await withoutCompany();
+      const view = await runMigrationJob(t, root, '/api/platform/clients/migrate', 60_000);
+      expect(view.clients[0]).toMatchObject({
+        status: 'done',
+        backgroundSkipped: 'busy',
+        backgroundMigrations: [{ schema: 'public', name: NAME, rowsDone: 0, done: false }],
+      });
+      expect(await withoutCompany()).toBe(before);
+    } finally {
+      await holder.end();
     }
   });
 

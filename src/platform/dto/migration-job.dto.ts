@@ -39,10 +39,11 @@ export class ClientMigrationProgressDto {
   })
   backgroundMigrations?: BackgroundMigrationStateDto[];
   @ApiPropertyOptional({
-    enum: ['move'],
-    description: 'The background data migrations were left for later: the client is being moved',
+    enum: ['move', 'busy'],
+    description:
+      'The background data migrations were left for later (and are tried again by the process): move, the client is being moved; busy, another process runs them now',
   })
-  backgroundSkipped?: 'move';
+  backgroundSkipped?: 'move' | 'busy';
   @ApiPropertyOptional({ description: 'Class of the failure, when failed (details in the server log)' })
   error?: string;
   @ApiPropertyOptional({
