@@ -1,10 +1,12 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import pLimit from 'p-limit';
-import { BACKGROUND_MIGRATIONS, BackgroundMigration } from '../../migrations/background';
+import { BACKGROUND_MIGRATIONS } from '../../migrations/background';
 import { AppConfig } from '../config/app-config';
 import { BackgroundMigrationState, runBackgroundMigrations } from '../database/background-migration-runner';
 import { BackgroundMigrationsRepository } from '../database/background-migrations.repository';
+import { DbTarget, withAdminConnection } from '../database/data-source-factory';
 import { migrationBounds } from '../database/migration-runner';
+import { masterDirectTarget } from '../database/pooling';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { ClientMovesRepository } from '../tenancy/client-moves.repository';
 import { ClientSchemasRepository } from '../tenancy/client-schemas.repository';
@@ -47,6 +49,7 @@ export class BackgroundMigrator implements OnModuleDestroy {
   private readonly retries = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
+  private heldOff = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -63,38 +66,75 @@ export class BackgroundMigrator implements OnModuleDestroy {
   async run(
     client: Client,
     onProgress?: (states: BackgroundMigrationState[]) => Promise<void>,
-    migrations: readonly BackgroundMigration[] = BACKGROUND_MIGRATIONS,
   ): Promise<ClientBackgroundRun> {
     if (await this.moves.openFor(client.id)) return { states: [], skipped: 'move' };
     const target = await this.databases.adminTarget(client);
-    const schemas = (
-      await this.databases.asAdmin(client, (pg) => this.schemas.schemaNames(pg, SANDBOX_SCHEMA_LIKE))
-    ).sort((a, b) => (a === 'public' ? -1 : b === 'public' ? 1 : a.localeCompare(b)));
+    const schemas = await this.databases.asAdmin(client, (pg) =>
+      this.schemas.schemaNames(pg, SANDBOX_SCHEMA_LIKE),
+    );
+    const moving = async () => ((await this.moves.openFor(client.id)) ? 'move' : null);
+    return this.runSchemas(target, schemas, moving, onProgress);
+  }
+
+  /**
+   * The master database's own, in the background (it runs the client migration set too, in `public`
+   * and, without multi-tenancy, in the sandbox schemas): at start; a failure waits for the next start.
+   */
+  startMaster(): void {
+    if (this.heldOff) return;
+    const target = masterDirectTarget(this.config);
+    const run = this.limit(async () => {
+      const schemas = await withAdminConnection(target, (pg) =>
+        this.schemas.schemaNames(pg, SANDBOX_SCHEMA_LIKE),
+      );
+      const result = await this.runSchemas(target, schemas, async () => null);
+      if (result.failed) this.logger.error('Background migrations of the master database failed');
+    }).catch((err: Error) =>
+      this.logger.error(`Background migrations of the master database failed: ${err.message}`),
+    );
+    this.track(run);
+  }
+
+  private async runSchemas(
+    target: DbTarget,
+    schemaNames: string[],
+    moving: () => Promise<'move' | null>,
+    onProgress?: (states: BackgroundMigrationState[]) => Promise<void>,
+  ): Promise<ClientBackgroundRun> {
+    const schemas = schemaNames.sort((a, b) =>
+      a === 'public' ? -1 : b === 'public' ? 1 : a.localeCompare(b),
+    );
     const states: BackgroundMigrationState[] = [];
     for (const schema of schemas) {
       const before = states.length;
-      const run = await runBackgroundMigrations(target, migrations, this.progress, {
+      const run = await runBackgroundMigrations(target, BACKGROUND_MIGRATIONS, this.progress, {
         schema,
         batchSize: this.config.BACKGROUND_MIGRATION_BATCH_SIZE,
         pauseMs: this.config.BACKGROUND_MIGRATION_PAUSE_MS,
         bounds: migrationBounds(this.config),
-        stopReason: async () =>
-          this.stopped ? 'stopping' : (await this.moves.openFor(client.id)) ? 'move' : null,
-        onProgress: (schemaStates) =>
-          onProgress?.([...states.slice(0, before), ...schemaStates]) ?? Promise.resolve(),
+        stopReason: async () => (this.stopped ? 'stopping' : await moving()),
+        onProgress: async (schemaStates) => onProgress?.([...states.slice(0, before), ...schemaStates]),
       });
       states.push(...run.states.map((s) => (s.error ? { ...s, error: publicFailure(run.failure) } : s)));
       if (run.failure) return { states, failed: true };
       if (run.stopped === 'move') return { states, skipped: 'move' };
-      if (run.busy) return { states, skipped: 'busy' };
       if (run.stopped) return { states, interrupted: true };
+      if (run.busy) return { states, skipped: 'busy' };
     }
     return { states };
   }
 
+  /**
+   * This process starts none in the background (the migration Job: the previous release still
+   * serves while it runs, so the back-fills wait for the migration job after the rollout).
+   */
+  holdOff(): void {
+    this.heldOff = true;
+  }
+
   /** Runs them in the background (start-up, provisioning), trying again later when skipped or failed. */
   start(client: Client, attempt = 1): void {
-    if (this.stopped) return;
+    if (this.stopped || this.heldOff) return;
     const run = this.limit(() => this.run(client)).then(
       (result) => {
         if (result.skipped || result.failed)
@@ -105,6 +145,10 @@ export class BackgroundMigrator implements OnModuleDestroy {
         this.retryLater(client, attempt, 'failed');
       },
     );
+    this.track(run);
+  }
+
+  private track(run: Promise<void>) {
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
   }

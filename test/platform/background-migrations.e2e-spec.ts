@@ -272,6 +272,17 @@ describe('background migrations', () => {
     }
   });
 
+  it("runs the master database's own at start (it runs the client migration set too)", async () => {
+    await until('the master database to record its background migrations', async () => {
+      const rows = await sql(
+        t.masterDatabase,
+        `SELECT 1 FROM background_migrations WHERE name = $1 AND finished_at IS NOT NULL`,
+        [NAME],
+      );
+      return rows.length === 1;
+    });
+  });
+
   it('runs them in every sandbox schema too, each walking its own rows', async () => {
     const created = await t
       .http()
