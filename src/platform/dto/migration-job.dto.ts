@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { BACKGROUND_SKIPS, BackgroundSkip } from '../background-migrator';
 import { CLIENT_MIGRATION_STATES, ClientMigrationState, MigrationJobScope } from '../migration-jobs';
 
 export class MigrationJobIdDto {
@@ -39,11 +40,11 @@ export class ClientMigrationProgressDto {
   })
   backgroundMigrations?: BackgroundMigrationStateDto[];
   @ApiPropertyOptional({
-    enum: ['move', 'busy'],
+    enum: BACKGROUND_SKIPS,
     description:
       'The background data migrations were left for later (and are tried again by the process): move, the client is being moved; busy, another process runs them now',
   })
-  backgroundSkipped?: 'move' | 'busy';
+  backgroundSkipped?: BackgroundSkip;
   @ApiPropertyOptional({ description: 'Class of the failure, when failed (details in the server log)' })
   error?: string;
   @ApiPropertyOptional({
