@@ -69,8 +69,9 @@ export class BackgroundMigrationsRepository {
     ]);
     await q.startTransaction();
     await q.query(
-      `SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $2, true)`,
-      [bounds.lockTimeoutMs, bounds.statementTimeoutMs].map(String),
+      `SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $2, true),
+              set_config('idle_in_transaction_session_timeout', $3, true)`,
+      [bounds.lockTimeoutMs, bounds.statementTimeoutMs, bounds.idleInTransactionTimeoutMs].map(String),
     );
     const [row]: BackgroundMigrationRow[] = await q.query(
       `SELECT ${ROW} FROM background_migrations WHERE name = $1 FOR UPDATE`,
