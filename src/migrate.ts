@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { redactText } from './common/logging/redact';
 import { ConfigError } from './config/app-config';
 import { AppLogger } from './observability/logging/app-logger';
+import { BackgroundMigrator } from './platform/background-migrator';
 import { StartupMigrations } from './platform/startup-migrations';
 
 /**
@@ -21,6 +22,8 @@ async function main() {
   };
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(env), { bufferLogs: true });
   app.useLogger(app.get(AppLogger));
+  // Back-fills run after the rollout (a migration job), once no previous release writes.
+  app.get(BackgroundMigrator).holdOff();
   await app.init();
   // Client migrations run in the background of an application; this job waits for their first pass.
   const failed = await app.get(StartupMigrations).settled();

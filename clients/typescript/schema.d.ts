@@ -7343,6 +7343,18 @@ export interface components {
             /** @description Done clients on which at least one migration ran */
             migrated: number;
         };
+        BackgroundMigrationStateDto: {
+            /** @description Schema of the client's database: public (production) or a sandbox */
+            schema: string;
+            /** @description Name of the background data migration */
+            name: string;
+            /** @description Rows its batches have walked past so far, over every run */
+            rowsDone: number;
+            /** @description Every row was walked: it never runs again in this schema */
+            done: boolean;
+            /** @description Class of the failure that stopped it (details in the server log); the next run resumes after its last committed batch */
+            error?: string;
+        };
         ClientMigrationProgressDto: {
             identifier: string;
             /**
@@ -7352,6 +7364,13 @@ export interface components {
             status: "queued" | "running" | "done" | "failed";
             /** @description Names of the migrations this job ran on the client */
             migrationsRun: string[];
+            /** @description Background data migrations of the client, per schema, run batch by batch once its schema migrations ran (updated after each batch) */
+            backgroundMigrations?: components["schemas"]["BackgroundMigrationStateDto"][];
+            /**
+             * @description The background data migrations were left for later (and are tried again by the process): move, the client is being moved; busy, another process runs them now
+             * @enum {string}
+             */
+            backgroundSkipped?: "move" | "busy";
             /** @description Class of the failure, when failed (details in the server log) */
             error?: string;
             /**

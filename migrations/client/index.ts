@@ -22,6 +22,7 @@ import { DocumentSearchRank1734511000000 } from './1734511000000-DocumentSearchR
 import { ContentTypesClientScope1734600000000 } from './1734600000000-ContentTypesClientScope';
 import { DocumentSearchLevels1735200000000 } from './1735200000000-DocumentSearchLevels';
 import { ReplicaIdentity1736200000000 } from './1736200000000-ReplicaIdentity';
+import { BackgroundMigrations1736300000000 } from './1736300000000-BackgroundMigrations';
 
 /** Client migration set, in order: run on every client database (and the master, which is a tenant too). */
 export const CLIENT_MIGRATIONS = [
@@ -49,4 +50,5 @@ export const CLIENT_MIGRATIONS = [
   ContentTypesClientScope1734600000000,
   DocumentSearchLevels1735200000000,
   ReplicaIdentity1736200000000,
+  BackgroundMigrations1736300000000,
 ];

@@ -155,6 +155,20 @@ export class AppConfig {
   @Max(3600 * 1000)
   MIGRATION_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 
+  /** Rows one batch of a background data migration changes at most, in its own short transaction. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  BACKGROUND_MIGRATION_BATCH_SIZE = 1000;
+
+  /** Pause between two batches of a background data migration, leaving the database to the clients' traffic. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  BACKGROUND_MIGRATION_PAUSE_MS = 100;
+
   /** Most connections one client database may hold in this process. */
   @Transform(toInt)
   @IsInt()

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ClientRegistry } from '../tenancy/client-registry';
+import { backgroundFailure, BackgroundMigrator } from './background-migrator';
 import { ClientMigrationJob, ClientMigrationQueue } from './client-migration.queue';
 import { ClientMigrator } from './client-migrator';
 import { ClientMigrationProgress, MigrationJobs } from './migration-jobs';
@@ -17,6 +18,7 @@ export class ClientMigrationProcessor implements OnModuleInit {
     private readonly migrator: ClientMigrator,
     private readonly registry: ClientRegistry,
     private readonly settings: PlatformSettings,
+    private readonly background: BackgroundMigrator,
   ) {}
 
   onModuleInit() {
@@ -34,16 +36,31 @@ export class ClientMigrationProcessor implements OnModuleInit {
     };
     await this.jobs.record(jobId, progress);
     const client = this.registry.findByIdentifier(identifier);
+    let reached = progress;
     try {
       if (!client) throw new Error('client not found');
       const migrationsRun = await this.migrator.migrate(client, () =>
         this.jobs.record(jobId, { ...progress, waitingFor: 'move' }),
       );
-      await this.jobs.record(jobId, { ...progress, status: 'done', migrationsRun, finishedAt: now() });
+      reached = { ...progress, migrationsRun };
+      await this.jobs.record(jobId, reached);
+      // The schema is current and the client served: the back-fills run beside its traffic.
+      const background = await this.background.run(client, (backgroundMigrations) =>
+        this.jobs.record(jobId, { ...reached, backgroundMigrations }),
+      );
+      if (background.skipped) this.background.start(client);
+      const error = backgroundFailure(background);
+      await this.jobs.record(jobId, {
+        ...reached,
+        backgroundMigrations: background.states,
+        ...(background.skipped ? { backgroundSkipped: background.skipped } : {}),
+        ...(error ? { status: 'failed', error } : { status: 'done' }),
+        finishedAt: now(),
+      });
     } catch (err) {
       this.logger.error(`Migrating ${identifier} (job ${jobId}) failed: ${(err as Error).message}`);
       const error = client ? publicFailure(err) : 'Client not found';
-      await this.jobs.record(jobId, { ...progress, status: 'failed', error, finishedAt: now() });
+      await this.jobs.record(jobId, { ...reached, status: 'failed', error, finishedAt: now() });
     }
   }
 }

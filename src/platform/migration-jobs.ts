@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { BackgroundMigrationState } from '../database/background-migration-runner';
 import { RedisService } from '../redis/redis.service';
+import type { BackgroundSkip } from './background-migrator';
 
 export const CLIENT_MIGRATION_STATES = ['queued', 'running', 'done', 'failed'] as const;
 export type ClientMigrationState = (typeof CLIENT_MIGRATION_STATES)[number];
@@ -10,6 +12,10 @@ export interface ClientMigrationProgress {
   identifier: string;
   status: ClientMigrationState;
   migrationsRun: string[];
+  /** The client's background data migrations, per schema, once its schema migrations ran. */
+  backgroundMigrations?: BackgroundMigrationState[];
+  /** Set when the background migrations were left for later: the client is being moved, or another process runs them. */
+  backgroundSkipped?: BackgroundSkip;
   error?: string;
   /** Set while the client's migration waits for a move of the client to finish. */
   waitingFor?: 'move';

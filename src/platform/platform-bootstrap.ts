@@ -8,9 +8,13 @@ import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { roleIdOf, seedDefaultData } from '../identity';
 import { MIGRATABLE } from './clients.service';
 import { StartupMigrations } from './startup-migrations';
+import { BackgroundMigrator } from './background-migrator';
 import { FirstAdminsRepository } from './first-admins.repository';
 
-/** Seeds the master tenant and the first SUPER_ADMIN, and starts the clients' migrations in the background. */
+/**
+ * Seeds the master tenant and the first SUPER_ADMIN, and starts in the background the master's
+ * background migrations and the clients' migrations.
+ */
 @Injectable()
 export class PlatformBootstrap implements OnApplicationBootstrap {
   private readonly logger = new Logger('Bootstrap');
@@ -23,11 +27,13 @@ export class PlatformBootstrap implements OnApplicationBootstrap {
     private readonly hasher: PasswordHasher,
     private readonly startup: StartupMigrations,
     private readonly servers: DatabaseServerRegistry,
+    private readonly background: BackgroundMigrator,
   ) {}
 
   async onApplicationBootstrap() {
     await this.servers.registerDefault();
     await this.seedMaster();
+    this.background.startMaster();
     if (this.config.MULTITENANCY_DATABASE_ENABLED && this.config.MULTITENANCY_DATABASE_AUTO_MIGRATE) {
       await this.migrateClients();
     }

@@ -1,5 +1,7 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
+import { BackgroundMigrator } from './background-migrator';
+import { BackgroundMigrationsRepository } from '../database/background-migrations.repository';
 import { ClientMigrationMetrics } from './client-migration-metrics';
 import { ClientMigrationProcessor } from './client-migration.processor';
 import { ClientMigrationQueue } from './client-migration.queue';
@@ -63,6 +65,8 @@ export class PlatformModule {
         ClientMigrationQueue,
         ClientMigrationMetrics,
         ClientMigrator,
+        BackgroundMigrator,
+        BackgroundMigrationsRepository,
         MigratedVersions,
         MigrationSummary,
         MigrationJobs,

@@ -17,6 +17,7 @@ import { AppConfig } from '../config/app-config';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { Client } from '../tenancy/entities/client.entity';
 import { ProvisioningQueue } from './provisioning.queue';
+import { BackgroundMigrator } from './background-migrator';
 import { PlatformSettings } from './platform.settings';
 import { publicFailure } from './public-failure';
 
@@ -45,6 +46,7 @@ export class ProvisioningProcessor implements OnModuleInit {
     private readonly links: ClientLinks,
     private readonly authSettings: AuthSettings,
     private readonly settings: PlatformSettings,
+    private readonly background: BackgroundMigrator,
     @Inject(TENANT_ENTITIES) private readonly entities: EntityClasses,
   ) {}
 
@@ -89,6 +91,7 @@ export class ProvisioningProcessor implements OnModuleInit {
       await this.registry.changed();
       if (setup) await this.sendSetupMail(client, setup.email, setup.code);
       this.logger.log(`Provisioned client ${client.identifier}`);
+      this.background.start(client); // a new database: each one records itself done in one batch
     } catch (err) {
       this.logger.error(`Provisioning ${client.identifier} failed: ${(err as Error).message}`);
       await this.clients.update(null, client.id, {

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import pLimit from 'p-limit';
 import { Client } from '../tenancy/entities/client.entity';
 import { MigratingClients } from '../tenancy/migrating-clients';
+import { BackgroundMigrator } from './background-migrator';
 import { ClientMigrator } from './client-migrator';
 import { PlatformSettings } from './platform.settings';
 
@@ -26,6 +27,7 @@ export class StartupMigrations implements OnModuleDestroy {
   constructor(
     private readonly migrator: ClientMigrator,
     private readonly migrating: MigratingClients,
+    private readonly background: BackgroundMigrator,
     settings: PlatformSettings,
   ) {
     this.limit = pLimit(settings.CLIENT_MIGRATION_CONCURRENCY);
@@ -63,6 +65,7 @@ export class StartupMigrations implements OnModuleDestroy {
     const run = this.migrator.migrate(client).then(
       () => {
         this.migrating.delete(client.id);
+        this.background.start(client);
         return true;
       },
       (err: Error) => {

@@ -54,12 +54,15 @@ export class ClientSchemasRepository {
     await ddl.query(`REVOKE UPDATE, DELETE, TRUNCATE ON ${ddl.table('audit_logs')} FROM ${quoteIdent(role)}`);
   }
 
-  /** Copies production rows of every per-schema table (audit trail excluded) into the schema of `ddl`. */
+  /**
+   * Copies production rows of every per-schema table into the schema of `ddl`: not the audit trail, nor
+   * the progress of background migrations (the sandbox's own rows are walked by its own runs).
+   */
   @SqlNotRun('writes a sandbox schema, inside its DDL transaction')
   async copyProductionInto(ddl: SchemaDdl, schema: string): Promise<void> {
     const tables = await ddl.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables
-        WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'audit_logs')`,
+        WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'audit_logs', 'background_migrations')`,
       [schema],
     );
     await ddl.query(`SET LOCAL session_replication_role = replica`); // copy in any order, no FK/trigger checks

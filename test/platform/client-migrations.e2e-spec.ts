@@ -115,6 +115,9 @@ describe('client migrations', () => {
         identifier: 'acme',
         status: 'done',
         migrationsRun: [],
+        backgroundMigrations: [
+          { schema: 'public', name: 'AuditLogsCompany', rowsDone: expect.any(Number), done: true },
+        ],
         startedAt: expect.any(String),
         finishedAt: expect.any(String),
       },
@@ -122,6 +125,9 @@ describe('client migrations', () => {
         identifier: 'beta',
         status: 'done',
         migrationsRun: [NEWEST],
+        backgroundMigrations: [
+          { schema: 'public', name: 'AuditLogsCompany', rowsDone: expect.any(Number), done: true },
+        ],
         startedAt: expect.any(String),
         finishedAt: expect.any(String),
       },

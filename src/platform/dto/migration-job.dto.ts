@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { BACKGROUND_SKIPS, BackgroundSkip } from '../background-migrator';
 import { CLIENT_MIGRATION_STATES, ClientMigrationState, MigrationJobScope } from '../migration-jobs';
 
 export class MigrationJobIdDto {
@@ -10,6 +11,19 @@ export class MigrationJobStartedDto {
   @ApiProperty({ type: MigrationJobIdDto }) data: MigrationJobIdDto;
 }
 
+export class BackgroundMigrationStateDto {
+  @ApiProperty({ description: "Schema of the client's database: public (production) or a sandbox" })
+  schema: string;
+  @ApiProperty({ description: 'Name of the background data migration' }) name: string;
+  @ApiProperty({ description: 'Rows its batches have walked past so far, over every run' }) rowsDone: number;
+  @ApiProperty({ description: 'Every row was walked: it never runs again in this schema' }) done: boolean;
+  @ApiPropertyOptional({
+    description:
+      'Class of the failure that stopped it (details in the server log); the next run resumes after its last committed batch',
+  })
+  error?: string;
+}
+
 export class ClientMigrationProgressDto {
   @ApiProperty() identifier: string;
   @ApiProperty({
@@ -19,6 +33,18 @@ export class ClientMigrationProgressDto {
   status: ClientMigrationState;
   @ApiProperty({ type: [String], description: 'Names of the migrations this job ran on the client' })
   migrationsRun: string[];
+  @ApiPropertyOptional({
+    type: [BackgroundMigrationStateDto],
+    description:
+      'Background data migrations of the client, per schema, run batch by batch once its schema migrations ran (updated after each batch)',
+  })
+  backgroundMigrations?: BackgroundMigrationStateDto[];
+  @ApiPropertyOptional({
+    enum: BACKGROUND_SKIPS,
+    description:
+      'The background data migrations were left for later (and are tried again by the process): move, the client is being moved; busy, another process runs them now',
+  })
+  backgroundSkipped?: BackgroundSkip;
   @ApiPropertyOptional({ description: 'Class of the failure, when failed (details in the server log)' })
   error?: string;
   @ApiPropertyOptional({
