@@ -11,7 +11,8 @@ import {
 import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, TestApp } from '../support/test-app';
 import { Receiver } from '../webhooks/receiver';
-import { releaseSmoke, SmokeStep } from './release-smoke';
+import { platformSmoke, releaseSmoke, SmokeStep } from './release-smoke';
+import { SUPER_ADMIN, superAdminToken } from '../support/test-app';
 
 /**
  * N-1: during a rollout the previous release (release/previous) serves on databases the current
@@ -35,7 +36,9 @@ describe('the previous release on databases migrated by the current code', () =>
       acme = await provisionClient(t, sink, 'nminus1');
     };
     [built] = await Promise.all([buildPreviousRelease(), current()]);
-    previous = await startApi(built.main, built.tree, t.env);
+    // An API process as deployed (its queues are worked by the workers, here the current app's): a
+    // worker of the previous release would take a share of the current release's migration jobs.
+    previous = await startApi(built.main, built.tree, { ...t.env, QUEUE_PROCESSORS_ENABLED: 'false' });
   }, 180_000);
   afterAll(async () => {
     await previous?.stop();
@@ -80,6 +83,45 @@ describe('the previous release on databases migrated by the current code', () =>
       .set({ 'X-Client-ID': acme.identifier, Authorization: `Bearer ${acme.adminToken}` })
       .expect(200);
     expect(units.body.data).toEqual([expect.objectContaining({ name: 'N-1 unit', status: 'MAINTENANCE' })]);
+  });
+
+  it('serves platform administration: lists, a migrate-all job with nothing to run, a new client', async () => {
+    const result = await platformSmoke({
+      baseUrl: previous!.baseUrl,
+      email: SUPER_ADMIN.email,
+      password: SUPER_ADMIN.password,
+      newClient: 'nminus1new',
+    });
+    expect(result.steps.filter((s) => s.status < 200 || s.status > 299)).toEqual([]);
+    const document = JSON.parse(readFileSync(join(built.tree, 'openapi.json'), 'utf8')) as {
+      paths: Record<string, object>;
+    };
+    expect(result.steps.filter((s) => !(s.method in (document.paths[s.path] ?? {})))).toEqual([]);
+    // Newer client databases are current to the previous release: its job runs nothing on them.
+    expect(result.pendingBefore).toBe(0);
+    expect(result.job).toMatchObject({ finished: 1, failed: 0, migrated: 0 });
+
+    // The client it provisioned (by whichever release's worker took the job) ends up current to the
+    // current release once migrated.
+    const root = await superAdminToken(t);
+    const status = async () =>
+      (
+        await t
+          .http()
+          .get('/api/platform/clients/migration-status')
+          .set('Authorization', `Bearer ${root}`)
+          .expect(200)
+      ).body.data as Record<string, { pendingCount: number }>;
+    await t
+      .http()
+      .post(`/api/platform/clients/${result.newClientId}/migrate`)
+      .set('Authorization', `Bearer ${root}`)
+      .expect(202);
+    const deadline = Date.now() + 30_000;
+    while ((await status()).nminus1new.pendingCount > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect((await status()).nminus1new.pendingCount).toBe(0);
   });
 });
 

@@ -237,3 +237,107 @@ export async function releaseSmoke(options: SmokeOptions): Promise<SmokeStep[]> 
   );
   return steps;
 }
+
+export interface PlatformSmokeOptions {
+  baseUrl: string;
+  email: string;
+  password: string;
+  /** Identifier of a client the smoke creates and provisions. */
+  newClient: string;
+}
+
+export interface PlatformSmokeResult {
+  steps: SmokeStep[];
+  /** The migrate-all job's counts once it finished. */
+  job: Record<string, number>;
+  pendingBefore: number;
+  newClientId: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Platform administration as an operator uses it during a rollout: the client and database server
+ * lists, the migration status, a migrate-all job followed to its end, and a new client provisioned.
+ */
+export async function platformSmoke(options: PlatformSmokeOptions): Promise<PlatformSmokeResult> {
+  const steps: SmokeStep[] = [];
+  const call = async <T>(method: SmokeStep['method'], path: string, sent: Promise<Answer<T>>) => {
+    const { data, error, response } = await sent;
+    steps.push({ method, path, status: response.status });
+    if (!response.ok || data === undefined) {
+      throw new Error(
+        `${method.toUpperCase()} ${path} answered ${response.status}: ${JSON.stringify(error)}`,
+      );
+    }
+    return data;
+  };
+  const anonymous = createClient({ baseUrl: options.baseUrl });
+  const login = await call(
+    'post',
+    '/auth/local',
+    anonymous.POST('/auth/local', { body: { identifier: options.email, password: options.password } }),
+  );
+  if ('requires2FA' in login) throw new Error('the platform account has two-factor authentication on');
+  const api = createClient({ baseUrl: options.baseUrl, token: login.jwt });
+
+  await call('get', '/api/platform/clients', api.GET('/api/platform/clients', {}));
+  await call('get', '/api/platform/database-servers', api.GET('/api/platform/database-servers', {}));
+  const status = await call(
+    'get',
+    '/api/platform/clients/migration-status',
+    api.GET('/api/platform/clients/migration-status', {}),
+  );
+  const started = await call(
+    'post',
+    '/api/platform/clients/migrate',
+    api.POST('/api/platform/clients/migrate', {}),
+  );
+  const jobId = started.data.jobId;
+  let job = await call(
+    'get',
+    '/api/platform/migrations/{jobId}',
+    api.GET('/api/platform/migrations/{jobId}', { params: { path: { jobId } } }),
+  );
+  for (let tries = 0; job.data.status !== 'finished' && tries < 150; tries++) {
+    await sleep(200);
+    job = await call(
+      'get',
+      '/api/platform/migrations/{jobId}',
+      api.GET('/api/platform/migrations/{jobId}', { params: { path: { jobId } } }),
+    );
+  }
+
+  const created = await call(
+    'post',
+    '/api/platform/clients',
+    api.POST('/api/platform/clients', {
+      body: {
+        identifier: options.newClient,
+        name: `${options.newClient} Energy`,
+        contactEmail: `admin@${options.newClient}.test`,
+        maxUsers: 50,
+        maxSandboxes: 3,
+      },
+    }),
+  );
+  const id = { params: { path: { id: created.data.id } } };
+  await call(
+    'post',
+    '/api/platform/clients/{id}/provision',
+    api.POST('/api/platform/clients/{id}/provision', id),
+  );
+  let client = await call('get', '/api/platform/clients/{id}', api.GET('/api/platform/clients/{id}', id));
+  for (let tries = 0; client.data.status !== 'ACTIVE' && tries < 150; tries++) {
+    await sleep(200);
+    client = await call('get', '/api/platform/clients/{id}', api.GET('/api/platform/clients/{id}', id));
+  }
+  if (client.data.status !== 'ACTIVE')
+    throw new Error(`client ${options.newClient} not ACTIVE: ${client.data.status}`);
+  return {
+    steps,
+    job: { ...job.data.counts, finished: job.data.status === 'finished' ? 1 : 0 },
+    pendingBefore: status.clientsWithPendingMigrations,
+    newClientId: created.data.id,
+  };
+}
