@@ -2,7 +2,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { settingsProvider } from '../config/config.module';
 import { ClientMigrationMetrics } from './client-migration-metrics';
 import { ClientMigrationProcessor } from './client-migration.processor';
-import { ClientMigrationQueue } from './client-migration.queue';
+import { ClientMigrationQueue, LegacyClientMigrationQueue } from './client-migration.queue';
 import { ClientMigrator } from './client-migrator';
 import { MigratedVersions } from './migrated-versions';
 import { MigrationSummary } from './migration-summary';
@@ -61,6 +61,7 @@ export class PlatformModule {
         settingsProvider(PlatformSettings),
         ProvisioningQueue,
         ClientMigrationQueue,
+        LegacyClientMigrationQueue,
         ClientMigrationMetrics,
         ClientMigrator,
         MigratedVersions,

@@ -12,6 +12,9 @@ import { SmtpSink } from '../support/smtp-sink';
 import { bootApp, ProvisionedClient, provisionClient, TestApp } from '../support/test-app';
 import { Receiver } from '../webhooks/receiver';
 import { platformSmoke, releaseSmoke, SmokeStep } from './release-smoke';
+import { startCompiledWorker } from '../support/compile-app';
+import { clientDatabase } from '../support/pg';
+import { NEWEST_CLIENT_MIGRATION, undoNewestClientMigration } from '../support/undo-migration';
 import { SUPER_ADMIN, superAdminToken } from '../support/test-app';
 
 /**
@@ -122,6 +125,53 @@ describe('the previous release on databases migrated by the current code', () =>
       await new Promise((r) => setTimeout(r, 200));
     }
     expect((await status()).nminus1new.pendingCount).toBe(0);
+  });
+
+  it("leaves the current release's migration jobs to the current workers", async () => {
+    // A worker of the previous release beside the current app's processors, as while workers roll.
+    const worker = await startCompiledWorker(join(built.tree, 'dist'), t.env);
+    try {
+      const root = await superAdminToken(t);
+      const listed = await t
+        .http()
+        .get('/api/platform/clients')
+        .set('Authorization', `Bearer ${root}`)
+        .expect(200);
+      const identifiers = (listed.body.data as { identifier: string; status: string }[])
+        .filter((c) => c.status === 'ACTIVE')
+        .map((c) => c.identifier)
+        .sort();
+      for (let round = 1; round <= 4; round++) {
+        for (const id of identifiers) await undoNewestClientMigration(clientDatabase(t.masterDatabase, id));
+        const started = await t
+          .http()
+          .post('/api/platform/clients/migrate')
+          .set('Authorization', `Bearer ${root}`)
+          .expect(202);
+        const deadline = Date.now() + 30_000;
+        let job: {
+          status: string;
+          clients: { identifier: string; status: string; migrationsRun: string[] }[];
+        };
+        do {
+          await new Promise((r) => setTimeout(r, 200));
+          job = (
+            await t
+              .http()
+              .get(`/api/platform/migrations/${started.body.data.jobId}`)
+              .set('Authorization', `Bearer ${root}`)
+              .expect(200)
+          ).body.data;
+        } while (job.status !== 'finished' && Date.now() < deadline);
+        // A part the old worker took would be done with nothing run, its client left behind.
+        const parts = job.clients.map((c) => [c.identifier, c.status, c.migrationsRun]);
+        expect(parts.sort()).toEqual(identifiers.map((id) => [id, 'done', [NEWEST_CLIENT_MIGRATION]]));
+      }
+    } finally {
+      const exited = new Promise((r) => worker.child.once('exit', r));
+      worker.child.kill('SIGKILL');
+      await exited;
+    }
   });
 });
 
