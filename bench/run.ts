@@ -26,6 +26,7 @@ async function main() {
       'ocr-fairness',
       'untrusted',
       'tenants/startup',
+      'upgrade/rolling',
     ]) {
       const file = join(__dirname, `${name}.js`);
       if (!existsSync(file)) continue;

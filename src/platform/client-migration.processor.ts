@@ -1,11 +1,19 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ClientRegistry } from '../tenancy/client-registry';
 import { backgroundFailure, BackgroundMigrator } from './background-migrator';
-import { ClientMigrationJob, ClientMigrationQueue } from './client-migration.queue';
+import {
+  ClientMigrationJob,
+  ClientMigrationQueue,
+  LegacyClientMigrationQueue,
+  queuedByNewerRelease,
+} from './client-migration.queue';
 import { ClientMigrator } from './client-migrator';
 import { ClientMigrationProgress, MigrationJobs } from './migration-jobs';
 import { PlatformSettings } from './platform.settings';
 import { publicFailure } from './public-failure';
+
+/** A job of a newer release goes back to the queue for this long, for a worker of that release. */
+const LEAVE_TO_NEWER_MS = 5_000;
 
 /** Runs one client's part of a migration job and records its progress. */
 @Injectable()
@@ -14,6 +22,7 @@ export class ClientMigrationProcessor implements OnModuleInit {
 
   constructor(
     private readonly queue: ClientMigrationQueue,
+    private readonly legacy: LegacyClientMigrationQueue,
     private readonly jobs: MigrationJobs,
     private readonly migrator: ClientMigrator,
     private readonly registry: ClientRegistry,
@@ -23,9 +32,14 @@ export class ClientMigrationProcessor implements OnModuleInit {
 
   onModuleInit() {
     this.queue.process(this.settings.CLIENT_MIGRATION_CONCURRENCY, (job) => this.run(job));
+    this.legacy.process(this.settings.CLIENT_MIGRATION_CONCURRENCY, (job) => this.run(job));
   }
 
-  private async run({ jobId, identifier }: ClientMigrationJob) {
+  private async run(job: ClientMigrationJob) {
+    // During a rollout a worker of this release may take a part of a newer release's job: migrating
+    // to its own newest migration would leave the client behind, so the part waits for a newer worker.
+    if (queuedByNewerRelease(job)) return this.queue.enqueue([job], LEAVE_TO_NEWER_MS);
+    const { jobId, identifier } = job;
     const startedAt = new Date().toISOString();
     const progress: ClientMigrationProgress = {
       identifier,

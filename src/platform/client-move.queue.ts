@@ -3,7 +3,11 @@ import { AppConfig } from '../config/app-config';
 import { MovedSource } from '../tenancy/client-moves.repository';
 import { TenantQueue } from '../tenancy/tenant-queue';
 
-export const CLIENT_MOVE_QUEUE = 'client-moves';
+/**
+ * Its own name since move progress moved to the master: a worker of the release before, which kept
+ * it in Redis, never takes a move of this one (nor this one an older move, which it would not find).
+ */
+export const CLIENT_MOVE_QUEUE = 'client-moves-v2';
 export type { MovedSource };
 
 export type ClientMoveJob =

@@ -13,7 +13,7 @@ import { toClientView } from './client.view';
 import { CreateClientDto, UpdateClientDto } from './dto/client.dto';
 import { Client, ClientStatus } from '../tenancy/entities/client.entity';
 import { ProvisioningQueue } from './provisioning.queue';
-import { ClientMigrationQueue } from './client-migration.queue';
+import { CLIENT_MIGRATION_TARGET, ClientMigrationQueue } from './client-migration.queue';
 import { MigrationJobs, MigrationJobScope } from './migration-jobs';
 import { MigratedVersions } from './migrated-versions';
 import { migrationsAfter } from '../database/migration-runner';
@@ -199,7 +199,9 @@ export class ClientsService {
     try {
       jobId = await this.jobs.create(scope, identifiers);
       const id = jobId;
-      await this.migrations.enqueue(identifiers.map((identifier) => ({ jobId: id, identifier })));
+      await this.migrations.enqueue(
+        identifiers.map((identifier) => ({ jobId: id, identifier, target: CLIENT_MIGRATION_TARGET })),
+      );
     } catch (err) {
       if (jobId) await this.jobs.discard(jobId).catch(() => undefined);
       throw this.queueDown('Starting a migration job', err as Error);

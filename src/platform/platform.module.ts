@@ -4,7 +4,7 @@ import { BackgroundMigrator } from './background-migrator';
 import { BackgroundMigrationsRepository } from '../database/background-migrations.repository';
 import { ClientMigrationMetrics } from './client-migration-metrics';
 import { ClientMigrationProcessor } from './client-migration.processor';
-import { ClientMigrationQueue } from './client-migration.queue';
+import { ClientMigrationQueue, LegacyClientMigrationQueue } from './client-migration.queue';
 import { ClientMigrator } from './client-migrator';
 import { MigratedVersions } from './migrated-versions';
 import { MigrationSummary } from './migration-summary';
@@ -63,6 +63,7 @@ export class PlatformModule {
         settingsProvider(PlatformSettings),
         ProvisioningQueue,
         ClientMigrationQueue,
+        LegacyClientMigrationQueue,
         ClientMigrationMetrics,
         ClientMigrator,
         BackgroundMigrator,

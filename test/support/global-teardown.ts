@@ -1,9 +1,10 @@
 import Redis from 'ioredis';
 import { parseDatabaseUrl, withAdminConnection } from '../../src/database/data-source-factory';
 import { removeRunBuild } from './compile-app';
+import { removePreviousReleaseBuilds } from './previous-release';
 import { ADMIN_URL, REDIS_URL, runPrefix } from './test-env';
 
-/** Drops every database and role of this run, its Redis keys and its build of the app. */
+/** Drops every database and role of this run, its Redis keys and its builds (the app's, the previous release's). */
 export default async function globalTeardown() {
   const prefix = runPrefix();
   await withAdminConnection(parseDatabaseUrl(ADMIN_URL), async (pg) => {
@@ -22,6 +23,7 @@ export default async function globalTeardown() {
   });
   await dropRunKeys();
   removeRunBuild();
+  removePreviousReleaseBuilds();
 }
 
 /** Deletes this run's Redis keys (the Redis server is shared even when the PostgreSQL cluster is not). */
