@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Client as PgClient } from 'pg';
 import { SecretBox } from '../common/crypto/secret-box';
 import { DbTarget, withAdminConnection } from '../database/data-source-factory';
 import { ServerAdminRepository, ServerIdentity } from '../database/server-admin.repository';
@@ -9,26 +8,19 @@ import { Client } from '../tenancy/entities/client.entity';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { ClientsRepository } from '../tenancy/clients.repository';
 import { sameServer } from '../tenancy/server-identity';
-import { ReplicationRepository } from '../database/replication.repository';
 import { ClientBusy, ClientMoveLock } from './client-move-lock';
 import { ClientMoveQueue } from './client-move.queue';
 import { PgToolError } from '../database/pg-tool-process';
-import { copyDatabase } from './database-copy';
-import { MovedSource, MoveJob, MoveJobs, MoveStep } from './move-jobs';
+import { MoveJob, MoveJobs, MoveStep } from './move-jobs';
+import { CopyMove } from './copy-move';
 import { MoveEnds, MoveRefused, OnlineMove } from './online-move';
+import { WriteGuards } from './write-guards';
 import { PlatformSettings } from './platform.settings';
 import { publicFailure } from './public-failure';
 
-/** Sessions still busy on the source this long after the pause began are ended. */
-const SESSION_DRAIN_MS = 10_000;
-const POLL_MS = 50;
 /** Steps after the switch (and removing a write guard) are tried this often, further apart each time. */
 const AFTER_SWITCH_ATTEMPTS = 4;
 const AFTER_SWITCH_BACKOFF_MS = 1_000;
-/** Removing the write guard waits this long for each table's lock. */
-const GUARD_REMOVAL_LOCK_MS = 2_000;
-/** A copy-mode move waits this long for the writers in flight before it copies. */
-const COPY_GUARD_LOCK_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -61,7 +53,8 @@ export class ClientMover {
     private readonly settings: PlatformSettings,
     private readonly lock: ClientMoveLock,
     private readonly online: OnlineMove,
-    private readonly replication: ReplicationRepository,
+    private readonly copyMove: CopyMove,
+    private readonly guards: WriteGuards,
   ) {}
 
   /**
@@ -95,48 +88,6 @@ export class ClientMover {
     });
   }
 
-  /**
-   * Drops the database a move left on the former server, and its login role unless the client is
-   * (or is being moved) back on that server. Servers are compared by what they answer, never by
-   * address: nothing is dropped when the address now leads to another server, nor when the
-   * database is the one the client is on.
-   */
-  async dropSource(clientId: number, source: MovedSource): Promise<void> {
-    const client = await this.clients.byId(clientId);
-    const admin = await this.servers.adminTarget(source.serverId, source.host, source.port, 'postgres');
-    const [current, moving] = await Promise.all([
-      client ? this.liveIdentity(client.serverId, client.databaseHost, client.databasePort) : null,
-      client?.movingToServerId ? this.serverIdentity(client.movingToServerId) : null,
-    ]);
-    await withAdminConnection(admin, async (pg) => {
-      const here = await this.serverAdmin.identity(pg);
-      if (source.systemIdentifier && !sameServer(here, source as ServerIdentity)) {
-        this.logger.warn(
-          `Keeping the former database of client ${clientId}: its address leads to another server now`,
-        );
-        return;
-      }
-      if (client && !current) {
-        this.logger.warn(
-          `Keeping the former database of client ${clientId}: its server cannot be identified`,
-        );
-        return;
-      }
-      const clientHere = sameServer(current, here);
-      if (clientHere && client!.databaseName === source.database) {
-        this.logger.warn(`Keeping the former database of client ${clientId}: the client is on it`);
-        return;
-      }
-      await this.serverAdmin.dropDatabase(pg, source.database);
-      this.logger.log(`Dropped the former database of client ${clientId} (${source.database})`);
-      // The login role is the client's on this server as long as it has a database here.
-      if (clientHere || sameServer(moving, here)) return;
-      await this.serverAdmin.dropRole(pg, source.role).catch((err: Error) => {
-        this.logger.warn(`Keeping role ${source.role} on server ${source.serverId}: ${err.message}`);
-      });
-    });
-  }
-
   private async move(job: MoveJob) {
     const began = Date.now();
     const save = () => this.jobs.save(job);
@@ -145,7 +96,7 @@ export class ClientMover {
       Object.assign(job, { step, status: 'running' });
       await save();
     };
-    let client = await this.clients.byId(job.clientId);
+    const client = await this.clients.byId(job.clientId);
     const target = await this.servers.get(job.toServerId);
     let ends: MoveEnds | undefined;
     try {
@@ -187,28 +138,7 @@ export class ClientMover {
         await this.online.copy(job, client, ends);
         job.pauseMs = await this.online.switchOver(job, client, target, ends);
       } else {
-        job.pausedAt = new Date();
-        await save();
-        // A restore in place and a move exclude each other through the client's row.
-        if (!(await this.clients.markMoving(client.id, target.id))) throw new MoveRefused(BEING_RESTORED);
-        await this.registry.changed();
-        await this.makeReadOnly(job.source);
-        await withAdminConnection(ends.sourceDb, (pg) =>
-          this.replication.installWriteGuard(pg, COPY_GUARD_LOCK_MS),
-        );
-        client = (await this.clients.byId(client.id))!;
-        await copyDatabase(ends.sourceDb, ends.targetDb);
-        await this.removeGuard(ends.targetDb);
-        await progress('switching');
-        await this.clients.update(null, client.id, {
-          serverId: target.id,
-          databaseHost: target.host,
-          databasePort: target.port,
-          databaseName: job.targetDatabase,
-          movingToServerId: null,
-        });
-        job.pauseMs = Date.now() - job.pausedAt.getTime();
-        await this.registry.changed();
+        job.pauseMs = await this.copyMove.copy(job, client, target, ends);
       }
       await save();
       await this.afterSwitch(job, ends);
@@ -353,57 +283,8 @@ export class ClientMover {
 
   /** Writes go on again on the source: the guard goes, and in copy mode the read-only mark. */
   private async resumeSource(job: MoveJob, ends: MoveEnds) {
-    await this.removeGuard(ends.sourceDb);
-    if (job.mode !== 'copy' || !job.pausedAt) return;
-    const admin = await this.servers.adminTarget(
-      job.source!.serverId,
-      job.source!.host,
-      job.source!.port,
-      'postgres',
-    );
-    await withAdminConnection(admin, async (pg) => {
-      await this.serverAdmin.resetReadOnly(pg, job.source!.database);
-      // Sessions opened during the pause stay read-only: they are ended, and replicas open new ones.
-      await this.serverAdmin.endAllSessions(pg, job.source!.database);
-    });
-  }
-
-  /** Drops the write guard of a database (a source resuming, or a copy that carried it). */
-  private async removeGuard(db: DbTarget) {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await withAdminConnection(db, (pg) => this.replication.removeWriteGuard(pg, GUARD_REMOVAL_LOCK_MS));
-        return;
-      } catch (err) {
-        if (attempt >= AFTER_SWITCH_ATTEMPTS) throw err;
-        await sleep(AFTER_SWITCH_BACKOFF_MS * attempt);
-      }
-    }
-  }
-
-  /**
-   * New sessions of the source database start read-only; those opened before are ended once idle
-   * (at once if idle, after SESSION_DRAIN_MS if still busy), so what they commit is in the dump.
-   */
-  private async makeReadOnly(source: MovedSource) {
-    const admin = await this.servers.adminTarget(source.serverId, source.host, source.port, 'postgres');
-    await withAdminConnection(admin, async (pg) => {
-      const since = await this.serverAdmin.makeReadOnly(pg, source.database);
-      const deadline = Date.now() + SESSION_DRAIN_MS;
-      for (;;) {
-        const busy = await this.endIdleSessions(pg, source.database, since, Date.now() > deadline);
-        if (!busy) return;
-        await sleep(POLL_MS);
-      }
-    });
-  }
-
-  /** Ends the sessions opened before `since` that are idle (all of them when `all`); answers how many remain. */
-  private async endIdleSessions(pg: PgClient, database: string, since: Date, all: boolean): Promise<number> {
-    const sessions = await this.serverAdmin.sessionsOpenedBefore(pg, database, since);
-    const ending = sessions.filter((s) => all || s.idle).map((s) => s.pid);
-    if (ending.length) await this.serverAdmin.endSessions(pg, ending);
-    return sessions.length;
+    await this.guards.remove(ends.sourceDb);
+    if (job.mode === 'copy' && job.pausedAt) await this.copyMove.resume(job.source!);
   }
 
   /**
@@ -447,29 +328,10 @@ export class ClientMover {
     });
   }
 
-  /** The live identity of a client's server, else the one stored, else null. */
-  private async liveIdentity(serverId: number | null, host: string, port: number) {
-    try {
-      return await this.serverAdmin.identityAt(
-        await this.servers.adminTarget(serverId, host, port, 'postgres'),
-      );
-    } catch {
-      const server = serverId === null ? undefined : await this.servers.get(serverId);
-      return server ? this.servers.storedIdentity(server) : null;
-    }
-  }
-
-  private async serverIdentity(serverId: number) {
-    const server = await this.servers.get(serverId);
-    return server ? this.liveIdentity(server.id, server.host, server.port) : null;
-  }
-
   private targetAdmin(target: DatabaseServer, database: string): Promise<DbTarget> {
     return this.servers.adminTarget(target.id, target.host, target.port, database);
   }
 }
-
-const BEING_RESTORED = 'The client is being restored from a backup; move it once the restore is over';
 
 const SAME_SERVER =
   'The target is the PostgreSQL server the client is on (registered under another name or address); nothing was changed';

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ClientMovesRepository } from '../tenancy/client-moves.repository';
+import { MASTER_CLIENT, PRODUCTION_SCHEMA, tenantContext } from '../tenancy/tenant-context';
 import { ClientMoveQueue } from './client-move.queue';
 import { PlatformSettings } from './platform.settings';
 
@@ -32,7 +33,13 @@ export class MoveSweeper implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  async sweep(): Promise<void> {
+  /** Platform work: it runs in the master's context, as a request to the master would. */
+  sweep(): Promise<void> {
+    const store = { requestId: 'move-sweeper', client: MASTER_CLIENT, schema: PRODUCTION_SCHEMA };
+    return tenantContext.run(store, () => this.sweepHere());
+  }
+
+  private async sweepHere(): Promise<void> {
     try {
       for (const jobId of await this.moves.abandoned(this.settings.CLIENT_LEASE_TTL_MS, QUEUED_MS)) {
         this.logger.warn(`Move ${jobId} has no worker any more; queueing its take-over`);

@@ -16,7 +16,10 @@ import { ClientMover } from './client-mover';
 import { ClientMovesController } from './client-moves.controller';
 import { ClientMovesService } from './client-moves.service';
 import { MoveJobs } from './move-jobs';
+import { CopyMove } from './copy-move';
+import { FormerDatabases } from './former-databases';
 import { MoveModes } from './move-mode';
+import { WriteGuards } from './write-guards';
 import { MoveSweeper } from './move-sweeper';
 import { OnlineMove } from './online-move';
 import { ReplicationRepository } from '../database/replication.repository';
@@ -86,6 +89,9 @@ export class PlatformModule {
         MoveJobs,
         MoveModes,
         OnlineMove,
+        CopyMove,
+        WriteGuards,
+        FormerDatabases,
         ReplicationRepository,
         PlatformBootstrap,
         FirstAdminsRepository,

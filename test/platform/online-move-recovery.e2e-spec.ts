@@ -205,30 +205,29 @@ describe('online moves that stop: taken over and undone, nothing lost', () => {
     expect(failed.pauseMs as number).toBeGreaterThanOrEqual(1500);
     await expectUndone();
 
-    // Killed after the switch: the clean-up is held up (a transaction on the target holds the
-    // move's subscription, so dropping it waits), the worker dies, and the next one finishes the move.
+    // Killed after the switch: the switch is held (a slow writer) until the former database's row
+    // is locked, so the clean-up's first step waits; the worker dies there and the next one finishes.
+    await kill(workers[workers.length - 1]);
+    await startWorker({ CLIENT_MOVE_PAUSE_MAX_MS: '600000' });
+    const slow = await slowWriter(row.database);
     const again = await api.post(`/clients/${kappa.id}/move`).send({ serverId: twoId });
     expect(again.status).toBe(202);
-    const deadline = Date.now() + 60_000;
-    let subscription: { subname: string } | undefined;
-    while (!subscription) {
-      if (Date.now() > deadline) throw new Error('the move never subscribed');
-      [subscription] = await rows<{ subname: string }>(
-        two,
-        'postgres',
-        'SELECT subname FROM pg_subscription',
-      );
-      await sleep(10);
-    }
-    const holder = new Client({ connectionString: two.url('postgres') });
+    await until(
+      () => api.get(`/moves/${again.body.data.jobId}`),
+      (body) => body.data.step === 'switching',
+      60_000,
+    );
+    const holder = new Client({ connectionString: one.url('postgres') });
     holder.on('error', () => undefined);
     await holder.connect();
-    await holder.query(`BEGIN; ALTER SUBSCRIPTION "${subscription.subname}" SET (synchronous_commit = 'on')`);
+    await holder.query(`BEGIN; ALTER DATABASE "${row.database}" CONNECTION LIMIT 1000`);
+    await slow.end();
+    const deadline = Date.now() + 30_000;
     while ((await clientRow()).serverId !== twoId) {
       if (Date.now() > deadline) throw new Error('the move never switched');
       await sleep(20);
     }
-    await sleep(500);
+    await sleep(300);
     expect((await api.get(`/moves/${again.body.data.jobId}`)).body.data.status).toBe('running');
     await kill(workers[workers.length - 1]);
     await holder.query('ROLLBACK');
