@@ -27,6 +27,7 @@ async function main() {
       'untrusted',
       'tenants/startup',
       'upgrade/rolling',
+      'moves',
     ]) {
       const file = join(__dirname, `${name}.js`);
       if (!existsSync(file)) continue;
