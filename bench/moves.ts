@@ -58,9 +58,9 @@ async function moveOnce(
     servers.one,
     database as string,
     `INSERT INTO public.units (name, location, code)
-     SELECT 'ballast ' || g || ' ' || repeat('x', 180), repeat('y', 200), 'B' || g FROM generate_series(1, ${rows}) g;
-     VACUUM ANALYZE public.units`,
+     SELECT 'ballast ' || g || ' ' || repeat('x', 180), repeat('y', 200), 'B' || g FROM generate_series(1, ${rows}) g`,
   );
+  await onCluster(servers.one, database as string, 'VACUUM ANALYZE public.units');
   const as = { 'X-Client-ID': identifier, Authorization: `Bearer ${client.adminToken}` };
   const refusals: number[] = [];
   let acknowledged = 0;

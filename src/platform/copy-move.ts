@@ -10,7 +10,7 @@ import { Client } from '../tenancy/entities/client.entity';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { copyDatabase } from './database-copy';
 import { MovedSource, MoveJob } from './move-jobs';
-import { MoveEnds, MoveRefused } from './online-move';
+import { MoveEnds, MoveRefused, switchedTo } from './online-move';
 import { WriteGuards } from './write-guards';
 
 /** Sessions still busy on the source this long after the pause began are ended. */
@@ -53,13 +53,7 @@ export class CopyMove {
     await this.guards.remove(ends.targetDb);
     job.step = 'switching';
     await ends.save();
-    await this.clients.update(null, client.id, {
-      serverId: target.id,
-      databaseHost: target.host,
-      databasePort: target.port,
-      databaseName: ends.targetDb.database,
-      movingToServerId: null,
-    });
+    await this.clients.update(null, client.id, switchedTo(target, ends.targetDb.database));
     const pauseMs = Date.now() - pausedAt.getTime();
     await this.registry.changed();
     this.logger.log(`Switched ${client.identifier} after copying it with writes refused for ${pauseMs} ms`);

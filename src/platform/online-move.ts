@@ -4,7 +4,7 @@ import { DbTarget, withAdminConnection } from '../database/data-source-factory';
 import { ReplicationRepository, TableName } from '../database/replication.repository';
 import { ClientDatabases } from '../tenancy/client-databases';
 import { ClientRegistry } from '../tenancy/client-registry';
-import { ClientsRepository } from '../tenancy/clients.repository';
+import { ClientChanges, ClientsRepository } from '../tenancy/clients.repository';
 import { Client } from '../tenancy/entities/client.entity';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
 import { copyDatabase } from './database-copy';
@@ -25,6 +25,15 @@ const GUARD_LOCK_MS = 100;
 const GUARD_ATTEMPTS = 600;
 
 export class MoveRefused extends Error {}
+
+/** The switch: the client's row names the target server and the move's database, and no move. */
+export const switchedTo = (target: DatabaseServer, databaseName: string): ClientChanges => ({
+  serverId: target.id,
+  databaseHost: target.host,
+  databasePort: target.port,
+  databaseName,
+  movingToServerId: null,
+});
 export class PauseTooLong extends MoveRefused {}
 
 /** The publication, its slot and the subscription of one move share this name. */
@@ -82,6 +91,13 @@ export class OnlineMove {
     // The write guard's triggers go on while the data is copied; the switch only turns them on.
     await withAdminConnection(ends.sourceDb, (pg) =>
       this.replication.prepareWriteGuard(pg, GUARD_LOCK_MS, GUARD_ATTEMPTS),
+    );
+    await this.catchUp(job, ends, name);
+    // Counting the rows at the switch then reads indexes, not whole tables: the pause stays short.
+    await Promise.all(
+      [ends.sourceDb, ends.targetDb].map((db) =>
+        withAdminConnection(db, (pg) => this.replication.vacuumAnalyze(pg)),
+      ),
     );
     await this.catchUp(job, ends, name);
   }
@@ -166,13 +182,7 @@ export class OnlineMove {
         await this.compareRows(sources, targets, left);
         t.push(Date.now());
         left();
-        await this.clients.update(null, client.id, {
-          serverId: target.id,
-          databaseHost: target.host,
-          databasePort: target.port,
-          databaseName: ends.targetDb.database,
-          movingToServerId: null,
-        });
+        await this.clients.update(null, client.id, switchedTo(target, ends.targetDb.database));
         const pauseMs = Date.now() - pausedAt;
         await this.registry.changed();
         this.logger.log(

@@ -42,8 +42,20 @@ export class OwnPostgres {
     return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
   }
 
-  url(database: string) {
-    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+  url(database: string, user = 'postgres') {
+    return `postgres://${user}@127.0.0.1:${this.port}/${database}`;
+  }
+
+  /** Runs `text` on `database` as `user` (trust logins) over a connection of its own; answers the rows. */
+  async query<T = Record<string, unknown>>(database: string, text: string, user = 'postgres'): Promise<T[]> {
+    const client = new PgClient({ connectionString: this.url(database, user) });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      return (await client.query(text)).rows as T[];
+    } finally {
+      await client.end();
+    }
   }
 
   async create(): Promise<this> {

@@ -16,21 +16,6 @@ async function kill(worker: ChildProcess) {
   await exited;
 }
 
-async function rows<T = Record<string, unknown>>(
-  pg: OwnPostgres,
-  database: string,
-  text: string,
-): Promise<T[]> {
-  const client = new Client({ connectionString: pg.url(database) });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * An online move whose worker is killed (SIGKILL) while it copies and while it switches, and one
  * whose switch outlasts CLIENT_MOVE_PAUSE_MAX_MS: another worker takes the stopped move over once
@@ -77,8 +62,7 @@ describe('online moves that stop: taken over and undone, nothing lost', () => {
     void pg.query('INSERT INTO slow SELECT 1 FROM pg_sleep(600)').catch(() => undefined);
     return {
       end: async () => {
-        await rows(
-          one,
+        await one.query(
           'postgres',
           `SELECT pg_cancel_backend(${(pg as unknown as { processID: number }).processID})`,
         );
@@ -93,15 +77,15 @@ describe('online moves that stop: taken over and undone, nothing lost', () => {
     expect(row).toMatchObject({ serverId: oneId, moving: null });
     await write(`after-undo-${written.length}`);
     const stored = new Set(
-      (await rows<{ name: string }>(one, row.database, 'SELECT name FROM public.units')).map((r) => r.name),
+      (await one.query<{ name: string }>(row.database, 'SELECT name FROM public.units')).map((r) => r.name),
     );
     expect(written.filter((name) => !stored.has(name))).toEqual([]);
     expect(
-      await rows(one, row.database, "SELECT tgname FROM pg_trigger WHERE tgname = '_client_move_guard'"),
+      await one.query(row.database, "SELECT tgname FROM pg_trigger WHERE tgname = '_client_move_guard'"),
     ).toEqual([]);
-    expect(await rows(one, row.database, 'SELECT pubname FROM pg_publication')).toEqual([]);
-    expect(await rows(one, 'postgres', 'SELECT slot_name FROM pg_replication_slots')).toEqual([]);
-    expect(await rows(two, 'postgres', "SELECT datname FROM pg_database WHERE datname LIKE '\\_%'")).toEqual(
+    expect(await one.query(row.database, 'SELECT pubname FROM pg_publication')).toEqual([]);
+    expect(await one.query('postgres', 'SELECT slot_name FROM pg_replication_slots')).toEqual([]);
+    expect(await two.query('postgres', "SELECT datname FROM pg_database WHERE datname LIKE '\\_%'")).toEqual(
       [],
     );
   }
@@ -139,7 +123,7 @@ describe('online moves that stop: taken over and undone, nothing lost', () => {
     expect(started.status).toBe(202);
     const jobId = started.body.data.jobId as string;
     const deadline = Date.now() + 60_000;
-    while (!(await rows(two, 'postgres', 'SELECT 1 FROM pg_subscription')).length) {
+    while (!(await two.query('postgres', 'SELECT 1 FROM pg_subscription')).length) {
       if (Date.now() > deadline) throw new Error('the move never subscribed');
       await sleep(10);
     }
@@ -241,11 +225,11 @@ describe('online moves that stop: taken over and undone, nothing lost', () => {
     expect(done).toMatchObject({ status: 'done', step: 'finished', mode: 'online' });
     const moved = await clientRow();
     expect(moved.serverId).toBe(twoId);
-    expect(await rows(two, moved.database, 'SELECT subname FROM pg_subscription')).toEqual([]);
-    expect(await rows(one, 'postgres', 'SELECT slot_name FROM pg_replication_slots')).toEqual([]);
+    expect(await two.query(moved.database, 'SELECT subname FROM pg_subscription')).toEqual([]);
+    expect(await one.query('postgres', 'SELECT slot_name FROM pg_replication_slots')).toEqual([]);
     await write('after-the-move');
     const stored = new Set(
-      (await rows<{ name: string }>(two, moved.database, 'SELECT name FROM public.units')).map((r) => r.name),
+      (await two.query<{ name: string }>(moved.database, 'SELECT name FROM public.units')).map((r) => r.name),
     );
     expect(written.filter((name) => !stored.has(name))).toEqual([]);
   }, 150_000);

@@ -8,27 +8,10 @@ import { bootApp, ProvisionedClient, provisionClient, superAdminToken, TestApp }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function onCluster<T = Record<string, unknown>>(
-  pg: OwnPostgres,
-  database: string,
-  text: string,
-  user = 'postgres',
-): Promise<T[]> {
-  const client = new Client({ connectionString: pg.url(database).replace('postgres@', `${user}@`) });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
 /** Rows of about 450 bytes: `mb` megabytes of units written straight into the client's database. */
 async function ballast(pg: OwnPostgres, database: string, mb: number) {
   const rows = Math.round((mb * 1024 * 1024) / 450);
-  await onCluster(
-    pg,
+  await pg.query(
     database,
     `INSERT INTO public.units (name, location, code)
      SELECT 'ballast ' || g || ' ' || repeat('x', 180), repeat('y', 200), 'B' || g FROM generate_series(1, ${rows}) g`,
@@ -202,16 +185,16 @@ describe('online moves: logical replication, a pause under a second', () => {
 
     const target = await databaseOf(omega.id);
     expect(target).not.toBe(source);
-    const rows = await onCluster<{ name: string }>(two, target, 'SELECT name FROM public.units');
+    const rows = await two.query<{ name: string }>(target, 'SELECT name FROM public.units');
     const stored = new Set(rows.map((r) => r.name));
     expect(acknowledged.filter((name) => !stored.has(name))).toEqual([]);
     // Sequences followed: a new unit on the target gets a fresh id.
     const created = await a.http().post('/api/units').set(as).send({ name: 'after the move' });
     expect(created.status).toBe(201);
     // Replication is gone from both sides; the former copy refuses the client's role.
-    expect(await onCluster(two, target, 'SELECT subname FROM pg_subscription')).toEqual([]);
-    expect(await onCluster(one, source, 'SELECT pubname FROM pg_publication')).toEqual([]);
-    expect(await onCluster(one, 'postgres', 'SELECT slot_name FROM pg_replication_slots')).toEqual([]);
+    expect(await two.query(target, 'SELECT subname FROM pg_subscription')).toEqual([]);
+    expect(await one.query(source, 'SELECT pubname FROM pg_publication')).toEqual([]);
+    expect(await one.query('postgres', 'SELECT slot_name FROM pg_replication_slots')).toEqual([]);
     const role = (
       await sql<{ role: string }>(
         a.masterDatabase,
@@ -219,11 +202,11 @@ describe('online moves: logical replication, a pause under a second', () => {
         [omega.id],
       )
     )[0].role;
-    await expect(onCluster(one, source, 'SELECT 1', role)).rejects.toThrow(/permission denied/);
+    await expect(one.query(source, 'SELECT 1', role)).rejects.toThrow(/permission denied/);
 
     // A replica that never heard of the switch (its own Redis) serves no read from the former copy.
     const onTarget = (
-      await onCluster<{ n: number }>(two, target, 'SELECT count(*)::int AS n FROM public.units')
+      await two.query<{ n: number }>(target, 'SELECT count(*)::int AS n FROM public.units')
     )[0].n;
     const answers: string[] = [];
     for (let i = 0; i < 10; i++) {
@@ -270,8 +253,7 @@ describe('online moves: logical replication, a pause under a second', () => {
     const target = await databaseOf(sigma.id);
     const stored = new Set(
       (
-        await onCluster<{ name: string }>(
-          two,
+        await two.query<{ name: string }>(
           target,
           "SELECT name FROM public.units WHERE name NOT LIKE 'ballast %'",
         )
@@ -287,16 +269,15 @@ describe('online moves: logical replication, a pause under a second', () => {
 
   it('the write guard refuses the client role whatever it tries: BEGIN READ WRITE, disabling triggers, replica mode', async () => {
     const database = 'guard_check';
-    await onCluster(one, 'postgres', `CREATE DATABASE ${database}`);
-    await onCluster(one, 'postgres', `CREATE ROLE guard_client LOGIN`);
+    await one.query('postgres', `CREATE DATABASE ${database}`);
+    await one.query('postgres', `CREATE ROLE guard_client LOGIN`);
     try {
-      await onCluster(
-        one,
+      await one.query(
         database,
         `CREATE TABLE t (id serial PRIMARY KEY, v text); GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON t TO guard_client;
          GRANT USAGE ON SEQUENCE t_id_seq TO guard_client`,
       );
-      await onCluster(one, database, `INSERT INTO t (v) VALUES ('before')`, 'guard_client');
+      await one.query(database, `INSERT INTO t (v) VALUES ('before')`, 'guard_client');
       const admin = new Client({ connectionString: one.url(database) });
       await admin.connect();
       await new ReplicationRepository().installWriteGuard(admin, 1000);
@@ -309,18 +290,18 @@ describe('online moves: logical replication, a pause under a second', () => {
         `SET session_replication_role = replica`,
         `DROP TRIGGER _client_move_guard ON t`,
       ]) {
-        await expect(onCluster(one, database, forged, 'guard_client')).rejects.toThrow(
+        await expect(one.query(database, forged, 'guard_client')).rejects.toThrow(
           /being moved|must be owner|permission denied/,
         );
       }
-      expect(await onCluster(one, database, 'SELECT v FROM t', 'guard_client')).toEqual([{ v: 'before' }]);
+      expect(await one.query(database, 'SELECT v FROM t', 'guard_client')).toEqual([{ v: 'before' }]);
       await new ReplicationRepository().removeWriteGuard(admin, 1000);
       await admin.end();
-      await onCluster(one, database, `INSERT INTO t (v) VALUES ('after')`, 'guard_client');
-      expect(await onCluster(one, database, 'SELECT count(*)::int AS n FROM t')).toEqual([{ n: 2 }]);
+      await one.query(database, `INSERT INTO t (v) VALUES ('after')`, 'guard_client');
+      expect(await one.query(database, 'SELECT count(*)::int AS n FROM t')).toEqual([{ n: 2 }]);
     } finally {
-      await onCluster(one, 'postgres', `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await onCluster(one, 'postgres', `DROP ROLE IF EXISTS guard_client`);
+      await one.query('postgres', `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await one.query('postgres', `DROP ROLE IF EXISTS guard_client`);
     }
   });
 });
