@@ -209,6 +209,8 @@ export async function main(): Promise<void> {
     BOOTSTRAP_ADMIN_PASSWORD: SUPER_ADMIN.password,
     SMTP_URL: sink.url,
     CLIENT_CACHE_REFRESH_MS: '2000',
+    // Two releases side by side stay under a default server's 100 connections.
+    TENANT_CONNECTION_CEILING: process.env.BENCH_UPGRADE_CONNECTION_CEILING ?? '30',
     STORAGE_DIR: join(tmpdir(), master),
     BACKUP_SCHEDULE: '',
     BACKUP_DIR: join(tmpdir(), `${master}-backups`),
