@@ -35,6 +35,8 @@
 
 -- ReplicationRepository.removeWriteGuard: not run (drops triggers on every table)
 
+-- ReplicationRepository.vacuumAnalyze: not run (vacuums a database)
+
 -- ReplicationRepository.sequences: not run (runs over an administrative connection to a client's database server)
 
 -- ReplicationRepository.setSequences: not run (sets sequences)

@@ -4,6 +4,7 @@ import { MASTER_CLIENT, PRODUCTION_SCHEMA, tenantContext } from '../tenancy/tena
 import { ClientMoveQueue } from './client-move.queue';
 import { PlatformSettings } from './platform.settings';
 
+/** How often at most it looks: every 5 s, or twice per lease when leases are shorter. */
 const SWEEP_MS = 5_000;
 /** A queued move no worker has started for this long is queued again (its queue entry was lost). */
 const QUEUED_MS = 10 * 60_000;
@@ -25,7 +26,10 @@ export class MoveSweeper implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit() {
-    this.timer = setInterval(() => void this.sweep(), SWEEP_MS);
+    this.timer = setInterval(
+      () => void this.sweep(),
+      Math.min(SWEEP_MS, this.settings.CLIENT_LEASE_TTL_MS / 2),
+    );
     this.timer.unref();
   }
 
