@@ -1,8 +1,6 @@
 -- The SQL this repository sends, one block per example of each method (see @SqlExample).
 -- Written by `npm run sql:write`; the test suite fails when it differs from what the code sends.
 
--- ReplicationRepository.walLevel: not run (runs over an administrative connection to a client's database server)
-
 -- ReplicationRepository.tablesWithoutReplicaIdentity: not run (runs over an administrative connection to a client's database server)
 
 -- ReplicationRepository.tables: not run (runs over an administrative connection to a client's database server)

@@ -64,13 +64,6 @@ export function connectionString(target: DbTarget): string {
  */
 @Injectable()
 export class ReplicationRepository {
-  /** `logical` when the server can publish changes (an online move's source and target). */
-  @SqlNotRun(ON_ANOTHER_SERVER)
-  async walLevel(admin: PgClient): Promise<string> {
-    const { rows } = await admin.query<{ wal_level: string }>('SHOW wal_level');
-    return rows[0].wal_level;
-  }
-
   /** Tables (not system ones) whose UPDATE and DELETE logical replication could not carry. */
   @SqlNotRun(ON_ANOTHER_SERVER)
   async tablesWithoutReplicaIdentity(admin: PgClient): Promise<string[]> {

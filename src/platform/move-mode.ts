@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { withAdminConnection } from '../database/data-source-factory';
-import { ReplicationRepository } from '../database/replication.repository';
+import { ServerAdminRepository } from '../database/server-admin.repository';
 import { DatabaseServerRegistry } from '../tenancy/database-server-registry';
 import { Client } from '../tenancy/entities/client.entity';
 import { DatabaseServer } from '../tenancy/entities/database-server.entity';
@@ -14,7 +14,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 export class MoveModes {
   constructor(
     private readonly servers: DatabaseServerRegistry,
-    private readonly replication: ReplicationRepository,
+    private readonly serverAdmin: ServerAdminRepository,
   ) {}
 
   /**
@@ -40,12 +40,11 @@ export class MoveModes {
   private async logical(serverId: number | null, host: string, port: number): Promise<boolean> {
     const admin = await this.servers.adminTarget(serverId, host, port, 'postgres');
     try {
-      const level = await withAdminConnection(
+      return await withAdminConnection(
         admin,
-        (pg) => this.replication.walLevel(pg),
+        (pg) => this.serverAdmin.logicalReplication(pg),
         CONNECT_TIMEOUT_MS,
       );
-      return level === 'logical';
     } catch {
       throw new AppError(
         503,
