@@ -197,7 +197,7 @@ export class AppConfig {
   @Transform(toInt)
   @IsInt()
   @Min(1000)
-  TENANT_POOL_IDLE_MS = 300000;
+  TENANT_POOL_IDLE_MS = 900000;
 
   /** Most units of work waiting for one client's connections; past it they answer 503 with Retry-After. */
   @Transform(toInt)

@@ -9,24 +9,44 @@ const ROOT = join(__dirname, '..', '..');
 /** The run's one build of the app, shared by every test file that starts compiled processes. */
 export const runBuildFolder = () => join(ROOT, 'dist', `test-${runPrefix()}`);
 
-function compileInto(out: string): Promise<void> {
+function tscArgs(out: string) {
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const args = [
-    tsc,
-    '-p',
-    'tsconfig.build.json',
-    '--outDir',
-    out,
-    '--tsBuildInfoFile',
-    join(out, '.tsbuildinfo'),
-  ];
-  return new Promise((resolve) => execFile(process.execPath, args, { cwd: ROOT }, () => resolve()));
+  return [tsc, '-p', 'tsconfig.build.json', '--outDir', out, '--tsBuildInfoFile', join(out, '.tsbuildinfo')];
+}
+
+/**
+ * Starts the run's build in the background and takes its lock, so test files that need it only
+ * wait for the mark. The global setup calls it for a run of the whole suite: built at the start,
+ * the app is ready long before the first such file, instead of compiling while both workers are busy.
+ */
+export function startRunBuild(): void {
+  const out = runBuildFolder();
+  mkdirSync(`${out}.lock`, { recursive: true });
+  const [tsc, ...args] = tscArgs(out);
+  // The shell writes the mark when tsc exits, whatever becomes of the process that started it.
+  const child = spawn(
+    'sh',
+    ['-c', `"$0" "$@" >/dev/null 2>&1; : > "${out}.done"`, process.execPath, tsc, ...args],
+    {
+      cwd: ROOT,
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
+  child.unref();
+}
+
+function compileInto(out: string): Promise<void> {
+  const [tsc, ...args] = tscArgs(out);
+  const options = { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 };
+  return new Promise((resolve) => execFile(process.execPath, [tsc, ...args], options, () => resolve()));
 }
 
 /**
  * Compiles the app (as `npm run build` does) once per test run into a folder of the run's own, and
  * resolves with that folder. The first caller, whichever jest worker it runs in, takes the lock
- * and compiles; the others wait for its mark. Type errors elsewhere in the tree do not stop the emit.
+ * and compiles (unless the global setup started the build); the others wait for its mark. Type
+ * errors elsewhere in the tree do not stop the emit.
  */
 export async function compileApp(): Promise<string> {
   const out = runBuildFolder();
