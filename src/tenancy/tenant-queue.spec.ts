@@ -62,4 +62,31 @@ describe('TenantQueue', () => {
     const [failed] = await queue.queue.getFailed();
     expect(failed.attemptsMade).toBe(3);
   });
+
+  it('closes at once when idle, and only after the job it is running', async () => {
+    const idle = new TenantQueue<Work>(config, { name: 'close-idle', attempts: 1 });
+    idle.process(1, async () => undefined);
+    await idle.queue.isReady();
+    await new Promise((r) => setTimeout(r, 200)); // waiting for its next job
+    let started = Date.now();
+    await idle.onModuleDestroy();
+    // Bull's own close waits 500 ms for the waiting connection to answer QUIT.
+    expect(Date.now() - started).toBeLessThan(400);
+
+    const busy = new TenantQueue<Work>(config, { name: 'close-busy', attempts: 1 });
+    let finished = false;
+    let running!: () => void;
+    const isRunning = new Promise<void>((r) => (running = r));
+    busy.process(1, async () => {
+      running();
+      await new Promise((r) => setTimeout(r, 700));
+      finished = true;
+    });
+    await inTenant('public', () => busy.add([{ key: 1 }]));
+    await isRunning;
+    started = Date.now();
+    await busy.onModuleDestroy();
+    expect(finished).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+  });
 });

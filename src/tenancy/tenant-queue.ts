@@ -2,7 +2,7 @@ import { OnModuleDestroy } from '@nestjs/common';
 import Bull from 'bull';
 import { AppConfig } from '../config/app-config';
 import { JobRetries, retryJobOptions, retrySettings } from './job-retries';
-import { JobTenant, openJobQueue, runAsTenant, TenantJob, tenantJobData } from './tenant-jobs';
+import { closeJobQueue, JobTenant, openJobQueue, runAsTenant, TenantJob, tenantJobData } from './tenant-jobs';
 
 export interface TenantQueueOptions<T> extends JobRetries {
   /** The Bull queue's name, which the queue dashboard and the metrics show. */
@@ -46,7 +46,7 @@ export class TenantQueue<T extends object> implements OnModuleDestroy {
   }
 
   async onModuleDestroy() {
-    await this.queue.close().catch(() => undefined);
+    await closeJobQueue(this.queue);
   }
 
   /** Queues work of the current tenant, after `delayMs`; throws outside a tenant context. */
