@@ -17,7 +17,7 @@ function tscArgs(out: string) {
 /**
  * Starts the run's build in the background and takes its lock, so test files that need it only
  * wait for the mark. The global setup calls it for a run of the whole suite: built at the start,
- * the app is ready long before the first such file, instead of compiling while both workers are busy.
+ * the app is ready long before the first such file, instead of compiling while the workers are busy.
  */
 export function startRunBuild(): void {
   const out = runBuildFolder();
