@@ -42,6 +42,16 @@ describe('the previous release on databases migrated by the current code', () =>
     // An API process as deployed (its queues are worked by the workers, here the current app's): a
     // worker of the previous release would take a share of the current release's migration jobs.
     previous = await startApi(built.main, built.tree, { ...t.env, QUEUE_PROCESSORS_ENABLED: 'false' });
+    // Its first check of the clients' schemas runs in the background and answers 503 CLIENT_MIGRATING
+    // for a client meanwhile (a rolled-out pod's callers retry on that 503); the smoke starts after it.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const res = await fetch(`${previous.baseUrl}/api/units`, {
+        headers: { 'X-Client-ID': acme.identifier },
+      });
+      if (res.status !== 503 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }, 180_000);
   afterAll(async () => {
     await previous?.stop();
