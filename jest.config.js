@@ -8,7 +8,7 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 60000,
-  // Two workers on two cores. Three were faster (about 530 s against 700 s) but loaded the machine
+  // Two workers on two cores. Three were faster (about 530 s against 640 s) but loaded the machine
   // enough that the fault drill's relay lagged into the moment its Redis lost its data (see the
   // webhooks doc's lost signals): it failed one run in four.
   maxWorkers: 2,
